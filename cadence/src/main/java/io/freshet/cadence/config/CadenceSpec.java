@@ -1,0 +1,137 @@
+package io.freshet.cadence.config;
+
+import io.freshet.cadence.budget.Objective;
+import io.freshet.cadence.source.Category;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Objects;
+
+/**
+ * A validated {@code config_json.cadence}: which mode, with which settings. Built by {@link
+ * CadenceConfigParser}; every instance is valid by construction.
+ */
+public sealed interface CadenceSpec {
+
+  /** The JSON {@code mode} value. */
+  String mode();
+
+  /** ADR 0009: due at every run. */
+  record Always() implements CadenceSpec {
+    @Override
+    public String mode() {
+      return "always";
+    }
+  }
+
+  /** ADR 0009: due if never fetched or {@code now - last_fetch_at >= every}. */
+  record Interval(Duration every) implements CadenceSpec {
+    public Interval {
+      requirePositive(every, "every");
+    }
+
+    @Override
+    public String mode() {
+      return "interval";
+    }
+  }
+
+  /** Due at the first fire time of {@code expression} in {@code zone} after the last fetch. */
+  record Cron(String expression, ZoneId zone, CronFlavor flavor) implements CadenceSpec {
+    public Cron {
+      Objects.requireNonNull(expression, "expression");
+      Objects.requireNonNull(zone, "zone");
+      Objects.requireNonNull(flavor, "flavor");
+    }
+
+    @Override
+    public String mode() {
+      return "cron";
+    }
+  }
+
+  /**
+   * Adaptive-feed spec: mean gap of the last 10 items' publication dates, clamped to [15 min, 24
+   * h]; {@code defaultInterval} when fewer than 2 usable dates.
+   */
+  record FeedFrequency(Duration defaultInterval) implements CadenceSpec {
+    public FeedFrequency {
+      requirePositive(defaultInterval, "defaultInterval");
+    }
+
+    @Override
+    public String mode() {
+      return "feed_frequency";
+    }
+  }
+
+  /**
+   * Signal-adaptive note: base(category) × yield × type × urgency × backoff, clamped to [floor,
+   * category ceiling].
+   *
+   * @param category overrides the source's own category; null to use the source's
+   * @param floor overrides the category floor; null to use the category's
+   * @param coldStartFetches the category base applies until this many fetches are in the window
+   */
+  record SignalAdaptive(Category category, Duration floor, int coldStartFetches)
+      implements CadenceSpec {
+    public SignalAdaptive {
+      if (floor != null) {
+        requirePositive(floor, "floor");
+      }
+      if (coldStartFetches < 0) {
+        throw new IllegalArgumentException("coldStartFetches must not be negative");
+      }
+    }
+
+    @Override
+    public String mode() {
+      return "signal_adaptive";
+    }
+  }
+
+  /**
+   * Freshet's own: estimated change rate, importance weight and a budget-optimal interval.
+   *
+   * @param category overrides the source's category for the cold-start base; null to use the
+   *     source's
+   * @param min the tightest interval
+   * @param max the loosest interval: even a silent source is checked this often
+   * @param reference without a global budget, a source of weight 1 changing once an hour is fetched
+   *     every {@code reference}; every other interval follows from the objective
+   * @param window how long evidence counts: older evidence fades with this time constant
+   * @param objective what the allocation minimises
+   * @param importance whether signal type, urgency and yield weight the allocation
+   */
+  record Adaptive(
+      Category category,
+      Duration min,
+      Duration max,
+      Duration reference,
+      Duration window,
+      Objective objective,
+      boolean importance)
+      implements CadenceSpec {
+    public Adaptive {
+      requirePositive(min, "min");
+      requirePositive(max, "max");
+      requirePositive(reference, "reference");
+      requirePositive(window, "window");
+      Objects.requireNonNull(objective, "objective");
+      if (max.compareTo(min) < 0) {
+        throw new IllegalArgumentException("max must not be below min");
+      }
+    }
+
+    @Override
+    public String mode() {
+      return "adaptive";
+    }
+  }
+
+  private static void requirePositive(Duration d, String name) {
+    Objects.requireNonNull(d, name);
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive");
+    }
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * Parsing and validating {@code config_json.cadence} into a {@link
+ * io.freshet.cadence.config.CadenceSpec}.
+ */
+package io.freshet.cadence.config;

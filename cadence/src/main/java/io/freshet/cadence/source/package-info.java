@@ -1,0 +1,2 @@
+/** Facts about a source that cadence reads: its category, tier, stats and fetch outcomes. */
+package io.freshet.cadence.source;
