@@ -1,0 +1,97 @@
+package io.freshet.schemas.topic;
+
+import io.freshet.schemas.avro.ContentFetched;
+import io.freshet.schemas.avro.FetchCompleted;
+import io.freshet.schemas.avro.FetchRequested;
+import io.freshet.schemas.avro.SourceStats;
+import io.freshet.schemas.serde.AvroSerdes;
+import io.freshet.schemas.serde.RegistrySettings;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Freshet's four topics, with their serdes bound to one schema registry. Build one per service from
+ * its configuration; the instance is immutable.
+ *
+ * <p>Keys are UTF-8 strings: the source's host for {@code FetchRequested} (so one host's requests
+ * meet in one worker), the source id for the others. Values are Avro in the Confluent wire format.
+ */
+public final class FreshetTopics {
+
+  public static final String FETCH_REQUESTED = "freshet.fetch.requested.v1";
+  public static final String CONTENT_FETCHED = "freshet.content.fetched.v1";
+  public static final String FETCH_COMPLETED = "freshet.fetch.completed.v1";
+  public static final String SOURCE_STATS = "freshet.source.stats.v1";
+
+  /** Default partition count: enough fetch-worker instances for a mid-size deployment. */
+  public static final int DEFAULT_PARTITIONS = 12;
+
+  private final Topic<String, FetchRequested> fetchRequested;
+  private final Topic<String, ContentFetched> contentFetched;
+  private final Topic<String, FetchCompleted> fetchCompleted;
+  private final Topic<String, SourceStats> sourceStats;
+
+  private FreshetTopics(RegistrySettings registry, int partitions) {
+    var serdes = new AvroSerdes(registry);
+    this.fetchRequested =
+        new Topic<>(
+            FETCH_REQUESTED,
+            Serdes.String(),
+            serdes.valueSerde(FetchRequested.class),
+            partitions,
+            Map.of());
+    this.contentFetched =
+        new Topic<>(
+            CONTENT_FETCHED,
+            Serdes.String(),
+            serdes.valueSerde(ContentFetched.class),
+            partitions,
+            Map.of());
+    this.fetchCompleted =
+        new Topic<>(
+            FETCH_COMPLETED,
+            Serdes.String(),
+            serdes.valueSerde(FetchCompleted.class),
+            partitions,
+            Map.of());
+    this.sourceStats =
+        new Topic<>(
+            SOURCE_STATS,
+            Serdes.String(),
+            serdes.valueSerde(SourceStats.class),
+            partitions,
+            Map.of("cleanup.policy", "compact", "min.compaction.lag.ms", "60000"));
+  }
+
+  /** The topics with {@link #DEFAULT_PARTITIONS} partitions each. */
+  public static FreshetTopics create(RegistrySettings registry) {
+    return new FreshetTopics(registry, DEFAULT_PARTITIONS);
+  }
+
+  /** The topics with the given partition count each. */
+  public static FreshetTopics create(RegistrySettings registry, int partitions) {
+    return new FreshetTopics(registry, partitions);
+  }
+
+  public Topic<String, FetchRequested> fetchRequested() {
+    return fetchRequested;
+  }
+
+  public Topic<String, ContentFetched> contentFetched() {
+    return contentFetched;
+  }
+
+  public Topic<String, FetchCompleted> fetchCompleted() {
+    return fetchCompleted;
+  }
+
+  public Topic<String, SourceStats> sourceStats() {
+    return sourceStats;
+  }
+
+  /** All four topics, in data-flow order. */
+  public List<Topic<String, ?>> all() {
+    return List.of(fetchRequested, contentFetched, fetchCompleted, sourceStats);
+  }
+}
