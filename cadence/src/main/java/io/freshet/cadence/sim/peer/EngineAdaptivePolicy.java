@@ -1,0 +1,126 @@
+package io.freshet.cadence.sim.peer;
+
+import io.freshet.cadence.CadenceEngine;
+import io.freshet.cadence.budget.BudgetMode;
+import io.freshet.cadence.budget.BudgetPlan;
+import io.freshet.cadence.budget.Demand;
+import io.freshet.cadence.config.CadenceDefaults;
+import io.freshet.cadence.config.CadenceSpec;
+import io.freshet.cadence.estimate.RateTracker;
+import io.freshet.cadence.sim.FetchObservation;
+import io.freshet.cadence.sim.ObserveMode;
+import io.freshet.cadence.sim.SignalTracker;
+import io.freshet.cadence.sim.SimPolicy;
+import io.freshet.cadence.sim.SimSetup;
+import io.freshet.cadence.source.Category;
+import io.freshet.cadence.source.Outcome;
+import io.freshet.cadence.source.SourceSnapshot;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Freshet's {@code adaptive}, run exactly as the scheduler and stats-aggregator would: a {@link
+ * RateTracker} per source fed only by fetch observations (item times in feeds, changed / not
+ * changed in pages) provides {@code change_rate}; a {@link SignalTracker} provides the importance
+ * facts; every {@value #PLAN_HOURS} hours all sources' demands are planned against the budget
+ * ({@link BudgetMode#FILL}) and every reschedule goes through {@link CadenceEngine#nextDueAt}.
+ */
+public final class EngineAdaptivePolicy implements SimPolicy {
+
+  /** How often the budget multiplier is recomputed, in simulated hours. */
+  public static final int PLAN_HOURS = 3;
+
+  private final CadenceEngine engine;
+  private final CadenceSpec.Adaptive spec;
+  private final Category category;
+  private final SimSetup setup;
+  private final RateTracker[] rates;
+  private final SignalTracker[] signals;
+  private BudgetPlan plan = BudgetPlan.NONE;
+
+  public EngineAdaptivePolicy(CadenceEngine engine, Category category, SimSetup setup) {
+    this.engine = engine;
+    this.category = category;
+    this.setup = setup;
+    CadenceSpec.Adaptive d = CadenceDefaults.adaptive(category);
+    this.spec =
+        new CadenceSpec.Adaptive(
+            category,
+            d.min(),
+            d.max(),
+            d.reference(),
+            d.window(),
+            d.objective(),
+            setup.importance());
+    int n = setup.trace().sources();
+    double prior = 1.0 / (category.base().toSeconds() / 3600.0);
+    double windowHours = spec.window().toSeconds() / 3600.0;
+    rates = new RateTracker[n];
+    signals = new SignalTracker[n];
+    for (int s = 0; s < n; s++) {
+      rates[s] = new RateTracker(windowHours, prior);
+      signals[s] = new SignalTracker();
+    }
+  }
+
+  @Override
+  public double onFetch(FetchObservation obs) {
+    int s = obs.source();
+    learn(obs, rates[s]);
+    if (!obs.bootstrap()) {
+      signals[s].observe(obs);
+    }
+    Instant now = Instant.ofEpochSecond(obs.now());
+    Instant next = engine.nextDueAt(spec, snapshot(s, obs.now()), Outcome.success(now), now, plan);
+    return Duration.between(now, next).toSeconds();
+  }
+
+  @Override
+  public long planPeriodSeconds() {
+    return PLAN_HOURS * 3600L;
+  }
+
+  @Override
+  public void plan(long now) {
+    Instant at = Instant.ofEpochSecond(now);
+    List<Demand> demands = new ArrayList<>(rates.length);
+    for (int s = 0; s < rates.length; s++) {
+      demands.add(engine.demand(spec, snapshot(s, now), at));
+    }
+    plan = engine.planBudget(demands, setup.budgetPerHour(), BudgetMode.FILL);
+  }
+
+  private static void learn(FetchObservation obs, RateTracker tracker) {
+    if (obs.mode() == ObserveMode.PAGE) {
+      if (!obs.bootstrap()) {
+        tracker.observeChange(obs.now(), obs.previous(), obs.changed());
+      }
+      return;
+    }
+    int listed = obs.listedCount();
+    if (obs.bootstrap() || obs.overflowed()) {
+      // The list may be truncated: the evidence starts at its oldest item, which is the boundary.
+      int first = obs.bootstrap() ? 0 : obs.firstNewListed();
+      if (listed - first >= 1) {
+        tracker.observeItems(obs.now(), listed - first - 1, obs.listedTime(first));
+      }
+    } else {
+      tracker.observeItems(obs.now(), obs.visibleNew(), obs.previous());
+    }
+  }
+
+  private SourceSnapshot snapshot(int s, long now) {
+    SignalTracker t = signals[s];
+    RateTracker r = rates[s];
+    return SourceSnapshot.builder()
+        .category(category)
+        .windowFetches(t.windowFetches())
+        .avgSignalYield(t.avgYield())
+        .dominantSignalType(t.dominantType())
+        .medianDaysToEvent(t.medianDaysToEvent())
+        .changeRatePerHour(r.hasEvidence() ? r.rate(now) : null)
+        .build();
+  }
+}

@@ -1,0 +1,22 @@
+package io.freshet.cadence.sim.peer;
+
+import io.freshet.cadence.sim.FetchObservation;
+import io.freshet.cadence.sim.SimPolicy;
+
+/** Every source at the same interval: the baseline every scheduler starts from (default 1 h). */
+public final class FixedIntervalPolicy implements SimPolicy {
+
+  /** Default interval: one hour (Miniflux's round-robin default, ADR-073's pro tier). */
+  public static final double DEFAULT_SECONDS = 3600;
+
+  private final double seconds;
+
+  public FixedIntervalPolicy(double seconds) {
+    this.seconds = seconds;
+  }
+
+  @Override
+  public double onFetch(FetchObservation obs) {
+    return seconds;
+  }
+}

@@ -1,0 +1,57 @@
+package io.freshet.cadence.sim.peer;
+
+import io.freshet.cadence.CadenceEngine;
+import io.freshet.cadence.sim.ObserveMode;
+import io.freshet.cadence.sim.SimPolicy;
+import io.freshet.cadence.source.Category;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Every policy the lab compares, by its report name, in report order. */
+public final class PolicyCatalog {
+
+  /** Report order: the oracle first, then Freshet's own, the seeds' modes, then the peers. */
+  public static final List<String> NAMES =
+      List.of(
+          "oracle",
+          "adaptive",
+          "feed_frequency",
+          "signal_adaptive",
+          "fixed",
+          "nutch",
+          "stormcrawler",
+          "miniflux",
+          "commafeed");
+
+  private PolicyCatalog() {}
+
+  /**
+   * The factories, keyed by name. The engine-backed policies read no clock (every call passes an
+   * explicit instant), so any clock will do.
+   */
+  public static Map<String, SimPolicy.Factory> factories() {
+    CadenceEngine engine = new CadenceEngine(Clock.systemUTC());
+    Map<String, SimPolicy.Factory> m = new LinkedHashMap<>();
+    m.put("oracle", OraclePolicy::new);
+    m.put("adaptive", setup -> new EngineAdaptivePolicy(engine, category(setup.mode()), setup));
+    m.put("feed_frequency", setup -> new EngineFeedFrequencyPolicy(engine));
+    m.put(
+        "signal_adaptive",
+        setup ->
+            new EngineSignalAdaptivePolicy(
+                engine, category(setup.mode()), setup.trace().sources()));
+    m.put("fixed", setup -> new FixedIntervalPolicy(FixedIntervalPolicy.DEFAULT_SECONDS));
+    m.put("nutch", setup -> new NutchAdaptivePolicy(setup.trace().sources()));
+    m.put("stormcrawler", setup -> new StormCrawlerAdaptivePolicy(setup.trace().sources()));
+    m.put("miniflux", setup -> new MinifluxEntryFrequencyPolicy(setup.trace(), setup.mode()));
+    m.put("commafeed", setup -> new CommaFeedEmpiricalPolicy());
+    return m;
+  }
+
+  /** The category simulated sources get: feeds are RSS, pages websites. */
+  public static Category category(ObserveMode mode) {
+    return mode == ObserveMode.FEED ? Category.RSS : Category.WEBSITE;
+  }
+}
