@@ -18,10 +18,11 @@ import java.util.List;
  *   <li><b>Changed / not changed</b> over irregular intervals (pages): Cho &amp; Garcia-Molina
  *       ("Estimating frequency of change", ACM TOIT 2003, §5 irregular access): the likelihood of
  *       intervals tⱼ of which C changed is Π_C (1 − e^{−λtⱼ}) · Π_U e^{−λtⱼ}; its maximum solves
- *       Σ_C tⱼ / (e^{λtⱼ} − 1) = Σ_U tⱼ. Smoothed by adding one changed and one unchanged
- *       pseudo-interval of length 1/λ₀ with weight {@value #PRIOR_WEIGHT} each — the analogue of
- *       their bias-reducing +0.5 terms — so that "always changed" and "never changed" give finite,
- *       non-zero rates.
+ *       Σ_C tⱼ / (e^{λtⱼ} − 1) = Σ_U tⱼ. Smoothed as in their estimator for regular intervals, r =
+ *       −log((n − X + 0.5)/(n + 0.5))/I: one changed and one unchanged pseudo-interval with weight
+ *       {@value #PRIOR_WEIGHT} each, as long as the observed intervals on average (1/λ₀ before
+ *       any), so that "always changed" and "never changed" give finite, non-zero rates — for n
+ *       regular intervals that all changed, exactly ln(2n + 2)/I.
  * </ul>
  */
 public final class ChangeRateEstimator {
@@ -95,7 +96,13 @@ public final class ChangeRateEstimator {
       int n,
       double priorRate,
       double start) {
-    double prior = 1.0 / priorRate;
+    double weightSum = 0;
+    double weightedLength = 0;
+    for (int j = 0; j < n; j++) {
+      weightSum += weights[j];
+      weightedLength += weights[j] * intervalHours[j];
+    }
+    double prior = weightSum > 0 ? weightedLength / weightSum : 1.0 / priorRate;
     double unchangedTotal = PRIOR_WEIGHT * prior;
     for (int j = 0; j < n; j++) {
       if (!changed[j]) {

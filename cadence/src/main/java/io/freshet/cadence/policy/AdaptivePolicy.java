@@ -17,7 +17,9 @@ import java.time.Instant;
  *   <li><b>Change rate</b> λ (per hour), best evidence first: the stats' {@code change_rate}
  *       (maintained by a {@code RateTracker} over the rolling window); else the recent items'
  *       publication times ({@link ChangeRateEstimator#fromPublicationTimes}); else {@code
- *       publish_interval_avg}; else none — <b>cold start</b>: the category base interval.
+ *       publish_interval_avg}; else — <b>cold start</b> — the category prior λ₀ = 1 / base, so a
+ *       new source starts from its category's base and is allocated like any other until evidence
+ *       arrives.
  *   <li><b>Importance</b> w from signal type, urgency and yield ({@link ImportanceWeights}), or 1
  *       when {@code importance} is off.
  *   <li><b>Rate</b> f = the objective's optimum at the current price per fetch ({@link
@@ -39,7 +41,10 @@ public final class AdaptivePolicy implements CadencePolicy {
     this.basePrice = spec.objective().priceFor(1.0 / Durations.hours(spec.reference()));
   }
 
-  /** Estimated changes per hour, or empty (NaN) without any evidence. */
+  /**
+   * Estimated changes per hour; without any evidence (cold start) the category prior, one change
+   * per category base interval.
+   */
   public double estimatedRate(SourceSnapshot source, Instant now) {
     Double stated = source.changeRatePerHour();
     if (stated != null && stated > 0 && !stated.isInfinite()) {
@@ -54,7 +59,7 @@ public final class AdaptivePolicy implements CadencePolicy {
     if (avg != null && !avg.isNegative() && !avg.isZero()) {
       return 1.0 / Durations.hours(avg);
     }
-    return Double.NaN;
+    return prior;
   }
 
   /** The importance weight used for {@code source}. */
@@ -63,11 +68,8 @@ public final class AdaptivePolicy implements CadencePolicy {
   }
 
   @Override
-  public Demand demand(SourceSnapshot source, Instant now) {
+  public Demand.Adaptive demand(SourceSnapshot source, Instant now) {
     double lambda = estimatedRate(source, now);
-    if (Double.isNaN(lambda)) {
-      return new Demand.Fixed(1.0 / Durations.hours(coldStartInterval(source)));
-    }
     Duration tightest = spec.min();
     if (source.tier() != null) {
       tightest = Durations.max(tightest, source.tier().minimumInterval());
@@ -80,19 +82,12 @@ public final class AdaptivePolicy implements CadencePolicy {
 
   @Override
   public Instant nextDue(SourceSnapshot source, Instant reference, Instant now, BudgetPlan plan) {
-    Duration interval =
-        switch (demand(source, now)) {
-          case Demand.Adaptive a -> Durations.ofHours(1.0 / a.rateAt(plan.priceScale()));
-          case Demand.Fixed f -> Durations.times(coldStartInterval(source), plan.compression());
-        };
+    Demand.Adaptive demand = demand(source, now);
+    Duration interval = Durations.ofHours(1.0 / demand.rateAt(plan.priceScale()));
     if (source.consecutiveMisses() > 0) {
       interval = Backoff.apply(interval, source.consecutiveMisses(), spec.max());
     }
     return reference.plus(interval);
-  }
-
-  private Duration coldStartInterval(SourceSnapshot source) {
-    return Durations.clamp(category(source).base(), spec.min(), spec.max());
   }
 
   private Category category(SourceSnapshot source) {

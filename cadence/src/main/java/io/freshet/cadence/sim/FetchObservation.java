@@ -27,6 +27,28 @@ public final class FetchObservation {
     this.feedSize = feedSize;
   }
 
+  /**
+   * The observation of a fetch of {@code source} at {@code now} whose previous fetch was at {@code
+   * previous} ({@code bootstrap}: none; everything published up to {@code now} is new).
+   */
+  public static FetchObservation of(
+      Trace trace,
+      ObserveMode mode,
+      int feedSize,
+      int source,
+      long now,
+      long previous,
+      boolean bootstrap) {
+    FetchObservation o = new FetchObservation(trace, mode, feedSize);
+    o.source = source;
+    o.now = now;
+    o.previous = previous;
+    o.bootstrap = bootstrap;
+    o.hi = trace.firstAfter(source, now);
+    o.newCount = bootstrap ? o.hi : o.hi - trace.firstAfter(source, previous);
+    return o;
+  }
+
   public int source() {
     return source;
   }

@@ -27,14 +27,16 @@ class ChangeRateEstimatorTest {
 
   @Test
   void smoothingKeepsAlwaysAndNeverChangedFinite() {
-    double[] t = {1, 1, 1, 1};
+    double[] t = {2, 2, 2, 2};
     double[] w = {1, 1, 1, 1};
     double always =
         ChangeRateEstimator.choGarciaMolina(
             t, new boolean[] {true, true, true, true}, w, 4, 0.1, -1);
     double never = ChangeRateEstimator.choGarciaMolina(t, new boolean[4], w, 4, 0.1, -1);
-    assertThat(always).isFinite().isGreaterThan(0.5);
-    assertThat(never).isPositive().isLessThan(0.1);
+    // Cho & Garcia-Molina's regular-interval closed forms: ln(2n + 2)/I and −ln((n + 0.5)/(n +
+    // 1))/I
+    assertThat(always).isCloseTo(Math.log(10) / 2, within(1e-6));
+    assertThat(never).isCloseTo(-Math.log(4.5 / 5) / 2, within(1e-6));
   }
 
   @Test

@@ -44,14 +44,13 @@ class AdaptivePolicyTest {
   }
 
   @Test
-  void coldStartUsesTheCategoryBase() {
-    assertThat(
-            interval(
-                policy,
-                SourceSnapshot.builder().category(Category.CALENDAR).build(),
-                BudgetPlan.NONE))
-        .isEqualTo(Duration.ofHours(6));
-    assertThat(interval(policy, SourceSnapshot.fresh(), BudgetPlan.NONE))
+  void coldStartTakesTheCategoryBaseAsItsChangeRate() {
+    SourceSnapshot calendar = SourceSnapshot.builder().category(Category.CALENDAR).build();
+    assertThat(unweighted.estimatedRate(calendar, NOW)).isEqualTo(1.0 / 6);
+    assertThat(interval(unweighted, calendar, BudgetPlan.NONE))
+        .isEqualTo(interval(unweighted, rate(1.0 / 6), BudgetPlan.NONE));
+    // RSS: one change per hour-long base → fetched at the one-hour reference
+    assertThat(interval(unweighted, SourceSnapshot.fresh(), BudgetPlan.NONE))
         .isEqualTo(Duration.ofHours(1));
   }
 

@@ -45,7 +45,7 @@ public final class PolicyCatalog {
     m.put("fixed", setup -> new FixedIntervalPolicy(FixedIntervalPolicy.DEFAULT_SECONDS));
     m.put("nutch", setup -> new NutchAdaptivePolicy(setup.trace().sources()));
     m.put("stormcrawler", setup -> new StormCrawlerAdaptivePolicy(setup.trace().sources()));
-    m.put("miniflux", setup -> new MinifluxEntryFrequencyPolicy(setup.trace(), setup.mode()));
+    m.put("miniflux", setup -> new MinifluxEntryFrequencyPolicy(setup.trace().sources()));
     m.put("commafeed", setup -> new CommaFeedEmpiricalPolicy());
     return m;
   }
