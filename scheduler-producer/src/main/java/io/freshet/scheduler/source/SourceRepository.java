@@ -1,0 +1,294 @@
+package io.freshet.scheduler.source;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The API's reads and writes of {@code scheduler.sources}. The claim loop and the outcome listeners
+ * have their own SQL; this class never touches the lease, the epoch or the stats columns except
+ * where a manual fetch asks for it.
+ */
+@Repository
+public class SourceRepository {
+
+  private static final String COLUMNS =
+      """
+      id, tenant_id, name, connector, url, host, category, priority, enabled,
+      config_json::text AS config_text, cursor_json::text AS cursor_text,
+      credentials_encrypted IS NOT NULL AS has_credentials,
+      next_due_at, lease_until, epoch, manual_requested, last_status, last_error,
+      last_outcome_at, retry_after, consecutive_misses, consecutive_empty,
+      window_fetches, avg_signal_yield, dominant_signal_type, type_counts::text AS type_counts_text,
+      median_days_to_event, publish_interval_avg_ms, change_rate, stats_updated_at,
+      created_at, updated_at
+      """;
+
+  private static final String INSERT =
+      """
+      INSERT INTO scheduler.sources
+          (id, tenant_id, name, connector, url, host, category, priority, enabled, config_json,
+           credentials_encrypted, next_due_at, created_at, updated_at)
+      VALUES (:id, :tenant, :name, :connector, :url, :host, :category, :priority, :enabled,
+              CAST(:config AS jsonb), :credentials, :now, :now, :now)
+      """;
+
+  private static final int BATCH = 500;
+
+  private final JdbcClient jdbc;
+  private final NamedParameterJdbcTemplate named;
+
+  SourceRepository(JdbcClient jdbc, NamedParameterJdbcTemplate named) {
+    this.jdbc = jdbc;
+    this.named = named;
+  }
+
+  /** Inserts a source, due at {@code now}. */
+  public void insert(NewSource source, Instant now) {
+    named.update(INSERT, params(source, now));
+  }
+
+  /** Inserts many sources in JDBC batches, all due at {@code now}. */
+  public void insertAll(List<NewSource> sources, Instant now) {
+    for (int from = 0; from < sources.size(); from += BATCH) {
+      List<NewSource> chunk = sources.subList(from, Math.min(sources.size(), from + BATCH));
+      named.batchUpdate(
+          INSERT, chunk.stream().map(s -> params(s, now)).toArray(MapSqlParameterSource[]::new));
+    }
+  }
+
+  private static MapSqlParameterSource params(NewSource s, Instant now) {
+    return new MapSqlParameterSource()
+        .addValue("id", s.id())
+        .addValue("tenant", s.tenantId())
+        .addValue("name", s.name())
+        .addValue("connector", s.connector().wireName())
+        .addValue("url", s.url())
+        .addValue("host", s.host())
+        .addValue("category", s.category(), Types.VARCHAR)
+        .addValue("priority", s.priority())
+        .addValue("enabled", s.enabled())
+        .addValue("config", s.configJson())
+        .addValue("credentials", s.credentialsEncrypted(), Types.BINARY)
+        .addValue("now", timestamp(now));
+  }
+
+  public Optional<SourceRow> find(UUID id) {
+    return jdbc.sql("SELECT " + COLUMNS + " FROM scheduler.sources WHERE id = :id")
+        .param("id", id)
+        .query(SourceRepository::row)
+        .optional();
+  }
+
+  /** One page of the sources matching {@code filter}, oldest first. */
+  public SourcePage list(SourceFilter filter, int page, int size) {
+    var where = new StringBuilder(" WHERE true");
+    Map<String, Object> params = new HashMap<>();
+    if (filter.tenantId() != null) {
+      where.append(" AND tenant_id = :tenant");
+      params.put("tenant", filter.tenantId());
+    }
+    if (filter.enabled() != null) {
+      where.append(" AND enabled = :enabled");
+      params.put("enabled", filter.enabled());
+    }
+    if (filter.connector() != null) {
+      where.append(" AND connector = :connector");
+      params.put("connector", filter.connector().wireName());
+    }
+    if (filter.category() != null) {
+      where.append(" AND category = :category");
+      params.put("category", filter.category());
+    }
+    if (filter.text() != null) {
+      // strpos, not LIKE: the user's % and _ are plain characters here
+      where.append(
+          " AND (strpos(lower(name), lower(:q)) > 0 OR strpos(lower(url), lower(:q)) > 0)");
+      params.put("q", filter.text());
+    }
+    long total =
+        jdbc.sql("SELECT count(*) FROM scheduler.sources" + where)
+            .params(params)
+            .query(Long.class)
+            .single();
+    params.put("limit", size);
+    params.put("offset", (long) page * size);
+    List<SourceRow> rows =
+        jdbc.sql(
+                "SELECT "
+                    + COLUMNS
+                    + " FROM scheduler.sources"
+                    + where
+                    + " ORDER BY created_at, id LIMIT :limit OFFSET :offset")
+            .params(params)
+            .query(SourceRepository::row)
+            .list();
+    return new SourcePage(rows, total);
+  }
+
+  /** Full update of the editable fields; false if there is no such source. */
+  public boolean update(UUID id, SourceEdit edit, Instant now) {
+    boolean keep = edit.credentials() instanceof SourceEdit.CredentialsChange.Keep;
+    byte[] sealed =
+        edit.credentials() instanceof SourceEdit.CredentialsChange.Replace r ? r.encrypted() : null;
+    // In SET, url and connector still read the old row: the cursor is dropped only when the
+    // address changes (its ETag, Last-Modified and sync tokens belong to the old one).
+    return jdbc.sql(
+                """
+                UPDATE scheduler.sources SET
+                    cursor_json = CASE WHEN url = :url AND connector = :connector
+                                       THEN cursor_json ELSE '{}'::jsonb END,
+                    name = :name, connector = :connector, url = :url, host = :host,
+                    category = :category, priority = :priority, enabled = :enabled,
+                    config_json = CAST(:config AS jsonb),
+                    credentials_encrypted = CASE WHEN :keep THEN credentials_encrypted
+                                                 ELSE :credentials END,
+                    updated_at = :now
+                WHERE id = :id
+                """)
+            .param("id", id)
+            .param("name", edit.name())
+            .param("connector", edit.connector().wireName())
+            .param("url", edit.url())
+            .param("host", edit.host())
+            .param("category", edit.category(), Types.VARCHAR)
+            .param("priority", edit.priority())
+            .param("enabled", edit.enabled())
+            .param("config", edit.configJson())
+            .param("keep", keep)
+            .param("credentials", sealed, Types.BINARY)
+            .param("now", timestamp(now))
+            .update()
+        == 1;
+  }
+
+  /** Enables or disables a source; false if there is no such source. */
+  public boolean setEnabled(UUID id, boolean enabled, Instant now) {
+    return jdbc.sql(
+                "UPDATE scheduler.sources SET enabled = :enabled, updated_at = :now WHERE id = :id")
+            .param("id", id)
+            .param("enabled", enabled)
+            .param("now", timestamp(now))
+            .update()
+        == 1;
+  }
+
+  /** Deletes a source; false if there is no such source. */
+  public boolean delete(UUID id) {
+    return jdbc.sql("DELETE FROM scheduler.sources WHERE id = :id").param("id", id).update() == 1;
+  }
+
+  /**
+   * The adaptive spec's manual override, in one statement: flags the source and, unless a claim's
+   * lease is active, makes it due now. Empty if there is no such enabled source.
+   */
+  public Optional<FetchRequest> requestFetch(UUID id, Instant now) {
+    return jdbc.sql(
+            """
+            UPDATE scheduler.sources SET
+                manual_requested = true,
+                next_due_at = CASE WHEN lease_until IS NULL OR lease_until <= :now
+                                   THEN least(next_due_at, :now) ELSE next_due_at END,
+                updated_at = :now
+            WHERE id = :id AND enabled
+            RETURNING next_due_at, lease_until, lease_until IS NOT NULL AND lease_until > :now
+            """)
+        .param("id", id)
+        .param("now", timestamp(now))
+        .query(
+            (rs, n) ->
+                new FetchRequest(
+                    instant(rs, "next_due_at"), instant(rs, "lease_until"), rs.getBoolean(3)))
+        .optional();
+  }
+
+  /** How many sources the tenant has. */
+  public long countByTenant(String tenantId) {
+    return jdbc.sql("SELECT count(*) FROM scheduler.sources WHERE tenant_id = :tenant")
+        .param("tenant", tenantId)
+        .query(Long.class)
+        .single();
+  }
+
+  /**
+   * The {@link #key}s of all the tenant's sources (bounded by the tenant's source limit), for
+   * skipping what an import already has.
+   */
+  public Set<String> existingKeys(String tenantId) {
+    return new HashSet<>(
+        jdbc.sql("SELECT connector || ' ' || url FROM scheduler.sources WHERE tenant_id = :tenant")
+            .param("tenant", tenantId)
+            .query(String.class)
+            .list());
+  }
+
+  /** The key {@link #existingKeys} uses for one source. */
+  public static String key(Connector connector, String url) {
+    return connector.wireName() + " " + url;
+  }
+
+  private static SourceRow row(ResultSet rs, int rowNum) throws SQLException {
+    var schedule =
+        new SourceRow.Schedule(
+            instant(rs, "next_due_at"),
+            instant(rs, "lease_until"),
+            rs.getLong("epoch"),
+            rs.getBoolean("manual_requested"),
+            rs.getString("last_status"),
+            rs.getString("last_error"),
+            instant(rs, "last_outcome_at"),
+            instant(rs, "retry_after"),
+            rs.getInt("consecutive_misses"),
+            rs.getInt("consecutive_empty"));
+    var stats =
+        new SourceRow.Stats(
+            rs.getInt("window_fetches"),
+            rs.getObject("avg_signal_yield", Double.class),
+            rs.getString("dominant_signal_type"),
+            rs.getString("type_counts_text"),
+            rs.getObject("median_days_to_event", Double.class),
+            rs.getObject("publish_interval_avg_ms", Long.class),
+            rs.getObject("change_rate", Double.class),
+            instant(rs, "stats_updated_at"));
+    return new SourceRow(
+        rs.getObject("id", UUID.class),
+        rs.getString("tenant_id"),
+        rs.getString("name"),
+        Connector.parse(rs.getString("connector")).orElseThrow(),
+        rs.getString("url"),
+        rs.getString("host"),
+        rs.getString("category"),
+        rs.getInt("priority"),
+        rs.getBoolean("enabled"),
+        rs.getString("config_text"),
+        rs.getString("cursor_text"),
+        rs.getBoolean("has_credentials"),
+        schedule,
+        stats,
+        instant(rs, "created_at"),
+        instant(rs, "updated_at"));
+  }
+
+  static Instant instant(ResultSet rs, String column) throws SQLException {
+    OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+    return t == null ? null : t.toInstant();
+  }
+
+  static OffsetDateTime timestamp(Instant instant) {
+    return instant.atOffset(ZoneOffset.UTC);
+  }
+}

@@ -1,0 +1,79 @@
+package io.freshet.scheduler.source;
+
+import io.freshet.cadence.source.Tier;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** Reads and writes of {@code scheduler.tenants}. */
+@Repository
+public class TenantRepository {
+
+  private final JdbcClient jdbc;
+
+  TenantRepository(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /** Inserts a tenant; false if one with that id exists already. */
+  public boolean insert(String id, Tier tier, Integer maxSources, Instant now) {
+    return jdbc.sql(
+                """
+                INSERT INTO scheduler.tenants (id, tier, max_sources, created_at)
+                VALUES (:id, :tier, :max, :now)
+                ON CONFLICT (id) DO NOTHING
+                """)
+            .param("id", id)
+            .param("tier", tier.wireName())
+            .param("max", maxSources, Types.INTEGER)
+            .param("now", SourceRepository.timestamp(now))
+            .update()
+        == 1;
+  }
+
+  public Optional<TenantRow> find(String id) {
+    return jdbc.sql(
+            "SELECT id, tier, max_sources, created_at FROM scheduler.tenants WHERE id = :id")
+        .param("id", id)
+        .query(TenantRepository::row)
+        .optional();
+  }
+
+  /**
+   * Reads the tenant and locks its row until the transaction ends, so that concurrent creations for
+   * one tenant check its source limit one after the other. {@code FOR NO KEY UPDATE} does not block
+   * the foreign-key checks of the inserted sources.
+   */
+  public Optional<TenantRow> lock(String id) {
+    return jdbc.sql(
+            """
+            SELECT id, tier, max_sources, created_at FROM scheduler.tenants
+            WHERE id = :id FOR NO KEY UPDATE
+            """)
+        .param("id", id)
+        .query(TenantRepository::row)
+        .optional();
+  }
+
+  /** Sets the tier and the source limit; false if there is no such tenant. */
+  public boolean update(String id, Tier tier, Integer maxSources) {
+    return jdbc.sql("UPDATE scheduler.tenants SET tier = :tier, max_sources = :max WHERE id = :id")
+            .param("id", id)
+            .param("tier", tier.wireName())
+            .param("max", maxSources, Types.INTEGER)
+            .update()
+        == 1;
+  }
+
+  private static TenantRow row(ResultSet rs, int rowNum) throws SQLException {
+    return new TenantRow(
+        rs.getString("id"),
+        Tier.parse(rs.getString("tier")).orElseThrow(),
+        rs.getObject("max_sources", Integer.class),
+        SourceRepository.instant(rs, "created_at"));
+  }
+}
