@@ -17,6 +17,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * Turns every failure into {@link ApiError}: the API's own refusals, Spring MVC's (bad path
@@ -84,7 +86,16 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
       HttpHeaders headers,
       HttpStatusCode status,
       WebRequest request) {
-    return body(headers, status, "body: cannot be read");
+    Throwable cause = ex.getMostSpecificCause();
+    String message;
+    if (cause instanceof UnrecognizedPropertyException unknown) {
+      message = unknown.getPropertyName() + ": unknown field";
+    } else if (cause instanceof JacksonException json) {
+      message = "body: " + Json.describe(json, true);
+    } else {
+      message = "body: is missing or cannot be read";
+    }
+    return body(headers, status, message);
   }
 
   /** Spring MVC's other errors: its own detail text as the one message. */

@@ -16,9 +16,7 @@ import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
@@ -36,7 +34,7 @@ class SourceCommands {
   private final TenantRepository tenants;
   private final TransactionTemplate tx;
   private final CredentialCipher cipher;
-  private final ObjectProvider<Rescheduler> rescheduler;
+  private final Rescheduler rescheduler;
   private final Clock clock;
   private final ApiProperties props;
   private final SourceValidator validator;
@@ -44,15 +42,15 @@ class SourceCommands {
   SourceCommands(
       SourceRepository sources,
       TenantRepository tenants,
-      PlatformTransactionManager transactions,
+      TransactionTemplate tx,
       CredentialCipher cipher,
-      ObjectProvider<Rescheduler> rescheduler,
+      Rescheduler rescheduler,
       Clock clock,
       ApiProperties props,
       CadenceEngine engine) {
     this.sources = sources;
     this.tenants = tenants;
-    this.tx = new TransactionTemplate(transactions);
+    this.tx = tx;
     this.cipher = cipher;
     this.rescheduler = rescheduler;
     this.clock = clock;
@@ -203,7 +201,7 @@ class SourceCommands {
 
   private void reschedule(UUID id) {
     try {
-      rescheduler.ifAvailable(r -> r.reschedule(id));
+      rescheduler.reschedule(id);
     } catch (RuntimeException e) {
       // The edit is committed; the old due time is still a valid schedule until the next outcome.
       log.warn("could not recompute the due time of source {} after an edit", id, e);

@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.node.StringNode;
 
@@ -38,13 +37,13 @@ class SourceImporter {
       SourceCommands commands,
       SourceRepository sources,
       TenantRepository tenants,
-      PlatformTransactionManager transactions,
+      TransactionTemplate tx,
       ApiProperties props,
       Clock clock) {
     this.commands = commands;
     this.sources = sources;
     this.tenants = tenants;
-    this.tx = new TransactionTemplate(transactions);
+    this.tx = tx;
     this.props = props;
     this.clock = clock;
   }
