@@ -1,0 +1,121 @@
+package io.freshet.scheduler.api;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.UUID;
+import tools.jackson.databind.JsonNode;
+
+/** A small HTTP client of the running service for the API's integration tests. */
+final class ApiClient {
+
+  static final String TOKEN = "it-token";
+  static final String JSON = "application/json";
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final String base;
+
+  ApiClient(int port) {
+    this.base = "http://localhost:" + port;
+  }
+
+  /** A response with its body parsed as JSON (null when empty). */
+  record Response(int status, HttpHeaders headers, String text) {
+    JsonNode json() {
+      return text.isEmpty() ? null : Json.read(text);
+    }
+
+    List<String> messages() {
+      return json().get("messages").valueStream().map(JsonNode::stringValue).toList();
+    }
+
+    UUID id() {
+      return UUID.fromString(json().get("id").stringValue());
+    }
+  }
+
+  Response get(String path) {
+    return send("GET", path, null, null, null);
+  }
+
+  Response post(String path, String json) {
+    return send("POST", path, JSON, json, TOKEN);
+  }
+
+  Response put(String path, String json) {
+    return send("PUT", path, JSON, json, TOKEN);
+  }
+
+  Response delete(String path) {
+    return send("DELETE", path, null, null, TOKEN);
+  }
+
+  /**
+   * @param token the bearer token, or null to send no Authorization header
+   */
+  Response send(String method, String path, String contentType, String body, String token) {
+    var request = HttpRequest.newBuilder(URI.create(base + path));
+    if (contentType != null) {
+      request.header("Content-Type", contentType);
+    }
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    try {
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(response.statusCode(), response.headers(), response.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Creates a tenant with a unique id and returns the id. */
+  String newTenant(String tier) {
+    return newTenant(tier, null);
+  }
+
+  String newTenant(String tier, Integer maxSources) {
+    String id = "t-" + UUID.randomUUID().toString().substring(0, 13);
+    Response r =
+        post(
+            "/tenants",
+            "{\"id\": \""
+                + id
+                + "\", \"tier\": \""
+                + tier
+                + "\", \"max_sources\": "
+                + maxSources
+                + "}");
+    if (r.status() != 201) {
+      throw new IllegalStateException("cannot create tenant: " + r.status() + " " + r.text());
+    }
+    return id;
+  }
+
+  /** Creates a feed source of the tenant and returns its id. */
+  UUID newFeed(String tenant, String name, String url) {
+    Response r =
+        post(
+            "/sources",
+            "{\"tenant_id\": \"%s\", \"name\": \"%s\", \"connector\": \"feed\", \"url\": \"%s\"}"
+                .formatted(tenant, name, url));
+    if (r.status() != 201) {
+      throw new IllegalStateException("cannot create source: " + r.status() + " " + r.text());
+    }
+    return r.id();
+  }
+}

@@ -1,0 +1,63 @@
+package io.freshet.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+
+class BearerTokenFilterTest {
+
+  private final BearerTokenFilter filter = new BearerTokenFilter("s3cret");
+
+  private MockHttpServletResponse run(String method, String path, String authorization)
+      throws Exception {
+    var request = new MockHttpServletRequest(method, path);
+    request.setServletPath(path);
+    if (authorization != null) {
+      request.addHeader("Authorization", authorization);
+    }
+    var response = new MockHttpServletResponse();
+    filter.doFilter(request, response, new MockFilterChain());
+    return response;
+  }
+
+  @Test
+  void writesWithoutOrWithAWrongTokenAre401WithAChallenge() throws Exception {
+    for (String auth : new String[] {null, "Bearer nope", "Basic czNjcmV0", "Bearer s3cret2"}) {
+      MockHttpServletResponse response = run("POST", "/sources", auth);
+
+      assertThat(response.getStatus()).as(String.valueOf(auth)).isEqualTo(401);
+      assertThat(response.getHeader("WWW-Authenticate")).isEqualTo("Bearer");
+      assertThat(response.getContentAsString())
+          .startsWith("{\"status\":401,\"error\":\"Unauthorized\",\"messages\":[");
+    }
+  }
+
+  @Test
+  void theRightTokenPassesInAnyCaseOfTheScheme() throws Exception {
+    assertThat(run("DELETE", "/sources/x", "Bearer s3cret").getStatus()).isEqualTo(200);
+    assertThat(run("PUT", "/tenants/x", "bearer s3cret").getStatus()).isEqualTo(200);
+  }
+
+  @Test
+  void readsAndTheOpenPathsNeedNoToken() throws Exception {
+    assertThat(run("GET", "/sources", null).getStatus()).isEqualTo(200);
+    assertThat(run("HEAD", "/sources", null).getStatus()).isEqualTo(200);
+    assertThat(run("POST", "/actuator/refresh", null).getStatus()).isEqualTo(200);
+    assertThat(run("POST", "/v3/api-docs", null).getStatus()).isEqualTo(200);
+  }
+
+  @Test
+  void writesAnywhereElseAreDeniedByDefault() throws Exception {
+    assertThat(run("POST", "/runs", null).getStatus()).isEqualTo(401);
+    assertThat(run("POST", "/actuatorx", null).getStatus()).isEqualTo(401);
+  }
+
+  @Test
+  void aBlankTokenIsRefused() {
+    assertThatThrownBy(() -> new BearerTokenFilter(" ")).hasMessageContaining("freshet.api.token");
+  }
+}
