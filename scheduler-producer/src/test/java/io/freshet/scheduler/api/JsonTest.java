@@ -1,0 +1,36 @@
+package io.freshet.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class JsonTest {
+
+  @Test
+  void aSyntaxErrorSaysWhereItIs() {
+    assertThatThrownBy(() -> Json.parse("{\n  \"name\": ,\n}", "body"))
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e ->
+                assertThat(e.messages())
+                    .singleElement()
+                    .asString()
+                    .startsWith("body: not valid JSON at line 2, column ")
+                    .doesNotContain("\n"));
+  }
+
+  @Test
+  void duplicateKeysAndTrailingContentAreErrors() {
+    assertThatThrownBy(() -> Json.parse("{\"a\": 1, \"a\": 2}", "body"))
+        .hasMessageContaining("Duplicate");
+    assertThatThrownBy(() -> Json.parse("{\"a\": 1} {\"b\": 2}", "body"))
+        .isInstanceOf(ApiException.class);
+  }
+
+  @Test
+  void anEmptyBodyIsNamedAsSuch() {
+    assertThatThrownBy(() -> Json.parse("  ", "line 4"))
+        .hasMessageContaining("line 4: is empty; expected a JSON object");
+  }
+}
