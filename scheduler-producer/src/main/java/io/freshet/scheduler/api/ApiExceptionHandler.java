@@ -16,14 +16,16 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * Turns every failure into {@link ApiError}: the API's own refusals, Spring MVC's (bad path
- * variable, missing parameter, unsupported content type, unknown path, wrong method) and, as 500,
- * anything unexpected — whose details go to the log, never to the client.
+ * variable, missing parameter, unsupported content type, unknown path, wrong method), a
+ * controller's {@code ResponseStatusException} (its reason is the message) and, as 500, anything
+ * unexpected — whose details go to the log, never to the client.
  */
 @RestControllerAdvice
 class ApiExceptionHandler extends ResponseEntityExceptionHandler {
@@ -106,6 +108,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
       return new ResponseEntity<>(body, headers, status);
     }
     String detail = body instanceof ProblemDetail p ? p.getDetail() : null;
+    if (ex instanceof ResponseStatusException rse && rse.getReason() != null) {
+      // a controller's own reason (e.g. the runs endpoint's "window_end: required ...")
+      detail = rse.getReason();
+    }
     return body(headers, status, detail == null ? ApiError.reason(status) : detail);
   }
 
