@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs the claim benchmark (ClaimBenchmark) against real PostgreSQL, Kafka and registry.
+#   scheduler-producer/bench/claim-benchmark.sh [sizes...] [--batch N] [--rounds R]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+./mvnw -q -B -pl scheduler-producer -am install -DskipTests
+./mvnw -q -B -pl scheduler-producer dependency:build-classpath -Dmdep.includeScope=test \
+  -Dmdep.outputFile="$root/scheduler-producer/target/bench.classpath" >/dev/null
+cp="$root/scheduler-producer/target/test-classes:$root/scheduler-producer/target/classes:$(cat "$root/scheduler-producer/target/bench.classpath")"
+cd scheduler-producer
+exec "$("$root/bin/find-java")" -Xmx2g -Dfreshet.registry.home="$root/test-support/target/apicurio-registry" \
+  -cp "$cp" io.freshet.scheduler.bench.ClaimBenchmark "$@"

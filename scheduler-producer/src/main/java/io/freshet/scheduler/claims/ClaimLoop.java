@@ -1,0 +1,82 @@
+package io.freshet.scheduler.claims;
+
+import io.freshet.scheduler.config.SchedulerProperties;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs claim rounds on one background thread: back to back while rounds come back full, one tick
+ * apart when the due set is drained; after an error (database or broker down) it waits a tick and
+ * tries again, so nothing is lost and nothing stops. Off when {@code
+ * freshet.scheduler.claiming-enabled=false}.
+ */
+@Component
+class ClaimLoop implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
+
+  private final ClaimRound round;
+  private final SchedulerProperties props;
+  private volatile Thread thread;
+  private volatile boolean running;
+
+  ClaimLoop(ClaimRound round, SchedulerProperties props) {
+    this.round = round;
+    this.props = props;
+  }
+
+  @Override
+  public void start() {
+    if (!props.claimingEnabled()) {
+      log.info("claim loop disabled (freshet.scheduler.claiming-enabled=false)");
+      return;
+    }
+    running = true;
+    thread = Thread.ofPlatform().name("claim-loop").daemon().start(this::loop);
+  }
+
+  private void loop() {
+    while (running) {
+      try {
+        int n = round.claimDue();
+        if (n < props.batchSize()) {
+          pause();
+        }
+      } catch (RuntimeException e) {
+        log.warn("claim round failed, retrying in {}: {}", props.tick(), e.toString());
+        pause();
+      }
+    }
+  }
+
+  private void pause() {
+    try {
+      TimeUnit.MILLISECONDS.sleep(props.tick().toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running = false;
+    }
+  }
+
+  @Override
+  public void stop() {
+    running = false;
+    Thread t = thread;
+    if (t != null) {
+      t.interrupt();
+      try {
+        t.join(props.sendTimeout().toMillis() + 5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+}

@@ -1,0 +1,39 @@
+package io.freshet.scheduler.claims;
+
+import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.schemas.topic.FreshetTopics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The claim path's beans (constructed explicitly so tests can build one against another broker).
+ */
+@Configuration(proxyBeanMethods = false)
+class ClaimsConfig {
+
+  @Bean
+  FetchRequestPublisher fetchRequestPublisher(
+      KafkaTemplate<String, byte[]> fetchRequestTemplate,
+      FreshetTopics topics,
+      @Value("${spring.kafka.producer.properties.max.request.size:1048576}") int maxRecordBytes) {
+    return new FetchRequestPublisher(fetchRequestTemplate, topics, maxRecordBytes);
+  }
+
+  @Bean
+  ClaimRound claimRound(
+      DueSourceClaimer claimer,
+      FetchRequestPublisher publisher,
+      JdbcClient jdbc,
+      TransactionTemplate tx,
+      SchedulerProperties props,
+      Clock clock,
+      MeterRegistry meters) {
+    return new ClaimRound(claimer, publisher, jdbc, tx, props, clock, meters);
+  }
+}

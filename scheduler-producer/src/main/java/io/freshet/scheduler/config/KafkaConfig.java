@@ -1,0 +1,138 @@
+package io.freshet.scheduler.config;
+
+import io.freshet.schemas.serde.RegistrySettings;
+import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.schemas.topic.Topic;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.ProducerFactory;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.util.backoff.FixedBackOff;
+
+/**
+ * Kafka wiring: Freshet's topic descriptors bound to the registry, an idempotent acks=all producer
+ * for FetchRequested, listener factories whose poison records go to the topic's DLQ.
+ */
+@Configuration(proxyBeanMethods = false)
+class KafkaConfig {
+
+  @Bean
+  FreshetTopics freshetTopics(KafkaTopicsProperties props) {
+    return FreshetTopics.create(
+        RegistrySettings.of(props.registryUrl(), props.autoRegister()), props.partitions());
+  }
+
+  @Bean
+  KafkaAdmin.NewTopics freshetNewTopics(FreshetTopics topics, KafkaTopicsProperties props) {
+    if (!props.createTopics()) {
+      return new KafkaAdmin.NewTopics();
+    }
+    return new KafkaAdmin.NewTopics(
+        topics.all().stream()
+            .flatMap(
+                t ->
+                    java.util.stream.Stream.of(
+                        t.newTopic(props.replicationFactor()),
+                        t.newDlqTopic(props.replicationFactor())))
+            .toArray(NewTopic[]::new));
+  }
+
+  @Bean
+  ProducerFactory<String, byte[]> fetchRequestProducerFactory(
+      KafkaProperties kafka, FreshetTopics topics, SchedulerProperties scheduler) {
+    // (the template below is the only producer of freshet.fetch.requested.v1)
+    Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
+    // A claim waits at most send-timeout for its acks, so the producer gives up no later.
+    int sendTimeoutMs = (int) Math.max(15_000, scheduler.sendTimeout().toMillis());
+    config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeoutMs);
+    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, sendTimeoutMs);
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    // Values are serialised by FetchRequestPublisher, per source, before anything is sent.
+    return new DefaultKafkaProducerFactory<>(
+        config, topics.fetchRequested().keySerde().serializer(), new ByteArraySerializer());
+  }
+
+  @Bean
+  KafkaTemplate<String, byte[]> fetchRequestTemplate(ProducerFactory<String, byte[]> factory) {
+    return new KafkaTemplate<>(factory);
+  }
+
+  /** Producer for dead letters: the record's original key and bytes plus the failure headers. */
+  @Bean
+  KafkaTemplate<String, byte[]> deadLetterTemplate(KafkaProperties kafka) {
+    return new KafkaTemplate<>(
+        new DefaultKafkaProducerFactory<>(
+            kafka.buildProducerProperties(), new StringSerializer(), new ByteArraySerializer()));
+  }
+
+  @Bean
+  DefaultErrorHandler deadLetterErrorHandler(KafkaTemplate<String, byte[]> deadLetterTemplate) {
+    var recoverer =
+        new DeadLetterPublishingRecoverer(
+            deadLetterTemplate,
+            (record, e) ->
+                new org.apache.kafka.common.TopicPartition(
+                    record.topic() + Topic.DLQ_SUFFIX, record.partition()));
+    // A record that cannot be decoded or names no valid source (PoisonRecordException) goes to
+    // the DLQ at once, with the reason in its headers. Database and other infrastructure failures
+    // are not the record's fault: the listener pauses and retries it until the database is back,
+    // so nothing is lost. Anything else is retried three times, then dead-lettered.
+    var handler = new DefaultErrorHandler(recoverer, new FixedBackOff(2_000L, 3));
+    handler.addNotRetryableExceptions(PoisonRecordException.class);
+    handler.setBackOffFunction(
+        (record, e) ->
+            isInfrastructure(e) ? new FixedBackOff(2_000L, FixedBackOff.UNLIMITED_ATTEMPTS) : null);
+    return handler;
+  }
+
+  private static boolean isInfrastructure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.springframework.dao.DataAccessResourceFailureException
+          || t instanceof org.springframework.dao.TransientDataAccessException
+          || t instanceof org.springframework.transaction.CannotCreateTransactionException
+          || t instanceof java.sql.SQLTransientException
+          || t instanceof java.sql.SQLRecoverableException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Listeners receive the raw bytes and decode them themselves ({@link RecordDecoder}), so that
+   * whatever fails — decoding or processing — the DLQ gets the original bytes.
+   */
+  @Bean
+  ConcurrentKafkaListenerContainerFactory<String, byte[]> rawListenerFactory(
+      KafkaProperties kafka, DefaultErrorHandler errorHandler) {
+    Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
+    factory.setConsumerFactory(
+        new DefaultKafkaConsumerFactory<>(
+            config, new StringDeserializer(), new ByteArrayDeserializer()));
+    factory.setCommonErrorHandler(errorHandler);
+    return factory;
+  }
+}

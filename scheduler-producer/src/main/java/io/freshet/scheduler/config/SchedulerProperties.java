@@ -1,0 +1,42 @@
+package io.freshet.scheduler.config;
+
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How the scheduler claims and schedules ({@code freshet.scheduler.*}; every key is listed with its
+ * default in {@code application.yml} and can be set from the environment, e.g. {@code
+ * FRESHET_SCHEDULER_BATCH_SIZE}).
+ *
+ * @param claimingEnabled whether this instance runs the claim loop (API-only instances set false)
+ * @param tick pause between claim rounds when the last round found nothing more to claim
+ * @param batchSize sources claimed per claim transaction
+ * @param leaseDuration how long a claim holds a source; its FetchRequested's {@code not_after}. A
+ *     worker drops a request it picks up later; the source is claimed again with a new epoch.
+ * @param maxInFlight cap on leased sources across all instances, so a lagging worker group is not
+ *     flooded
+ * @param sendTimeout how long a claim waits for the broker to acknowledge its requests before it
+ *     rolls back
+ * @param budgetPerHour global fetch budget (fetches per hour) handed to the cadence module; 0 = no
+ *     budget
+ * @param budgetReplanInterval how often the budget plan is recomputed from all sources' demands
+ * @param defaultCadence {@code config_json.cadence} for sources that have none (JSON)
+ */
+@Validated
+@ConfigurationProperties("freshet.scheduler")
+public record SchedulerProperties(
+    @DefaultValue("true") boolean claimingEnabled,
+    @NotNull @DefaultValue("1s") Duration tick,
+    @Min(1) @DefaultValue("500") int batchSize,
+    @NotNull @DefaultValue("5m") Duration leaseDuration,
+    @Min(1) @DefaultValue("20000") int maxInFlight,
+    @NotNull @DefaultValue("30s") Duration sendTimeout,
+    @DecimalMin("0") @DefaultValue("0") double budgetPerHour,
+    @NotNull @DefaultValue("10m") Duration budgetReplanInterval,
+    @NotBlank @DefaultValue("{\"mode\":\"adaptive\"}") String defaultCadence) {}

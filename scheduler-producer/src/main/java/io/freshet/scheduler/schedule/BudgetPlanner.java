@@ -1,0 +1,74 @@
+package io.freshet.scheduler.schedule;
+
+import io.freshet.cadence.CadenceEngine;
+import io.freshet.cadence.budget.BudgetMode;
+import io.freshet.cadence.budget.BudgetPlan;
+import io.freshet.cadence.budget.Demand;
+import io.freshet.scheduler.config.SchedulerProperties;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps the global fetch budget's plan (signal-adaptive note's open question: a global cost ceiling
+ * that compresses cadences). Every {@code budget-replan-interval} it reads every enabled source's
+ * demand and asks the cadence module for the plan — the optimal price for {@code adaptive} sources,
+ * a proportional compression for the others. With no budget the plan is {@link BudgetPlan#NONE}.
+ */
+@Component
+public class BudgetPlanner {
+
+  private static final Logger log = LoggerFactory.getLogger(BudgetPlanner.class);
+
+  private final JdbcClient jdbc;
+  private final CadenceEngine engine;
+  private final SchedulerProperties props;
+  private final Clock clock;
+  private final AtomicReference<BudgetPlan> plan = new AtomicReference<>(BudgetPlan.NONE);
+
+  BudgetPlanner(JdbcClient jdbc, CadenceEngine engine, SchedulerProperties props, Clock clock) {
+    this.jdbc = jdbc;
+    this.engine = engine;
+    this.props = props;
+    this.clock = clock;
+  }
+
+  /** The plan in force. */
+  public BudgetPlan current() {
+    return plan.get();
+  }
+
+  /** Recomputes the plan from all enabled sources. */
+  @Scheduled(
+      initialDelayString = "${freshet.scheduler.budget-replan-interval:10m}",
+      fixedDelayString = "${freshet.scheduler.budget-replan-interval:10m}")
+  public void replan() {
+    if (props.budgetPerHour() <= 0) {
+      plan.set(BudgetPlan.NONE);
+      return;
+    }
+    Instant now = clock.instant();
+    List<Demand> demands = new ArrayList<>();
+    jdbc
+        .sql(
+            "SELECT "
+                + ScheduleRow.COLUMNS
+                + " FROM scheduler.sources s JOIN scheduler.tenants t ON t.id = s.tenant_id WHERE s.enabled")
+        .query(ScheduleRow::map)
+        .stream()
+        .forEach(
+            row ->
+                demands.add(
+                    engine.demand(NextDue.specOf(engine, row), SnapshotMapper.snapshot(row), now)));
+    BudgetPlan next = engine.planBudget(demands, props.budgetPerHour(), BudgetMode.CAP);
+    plan.set(next);
+    log.info("budget plan for {} sources at {}/h: {}", demands.size(), props.budgetPerHour(), next);
+  }
+}

@@ -1,0 +1,68 @@
+package io.freshet.scheduler.schedule;
+
+import io.freshet.cadence.CadenceEngine;
+import io.freshet.cadence.config.CadenceSpec;
+import io.freshet.cadence.config.InvalidCadenceException;
+import io.freshet.cadence.source.Outcome;
+import io.freshet.cadence.source.SourceSnapshot;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Computes next due times from a row with the cadence module and the current budget plan. A row
+ * whose stored cadence no longer parses (edited by hand) falls back to the deployment default and
+ * says so in the log, rather than never being scheduled again.
+ */
+@Component
+public class NextDue {
+
+  private static final Logger log = LoggerFactory.getLogger(NextDue.class);
+
+  private final CadenceEngine engine;
+  private final BudgetPlanner budget;
+
+  NextDue(CadenceEngine engine, BudgetPlanner budget) {
+    this.engine = engine;
+    this.budget = budget;
+  }
+
+  /** After a fetch outcome. */
+  public Instant afterOutcome(ScheduleRow row, Outcome outcome, Instant now) {
+    return engine.nextDueAt(
+        spec(row), SnapshotMapper.snapshot(row), outcome, now, budget.current());
+  }
+
+  /**
+   * When nothing was fetched but the row changed (stats, config, re-enabled): due now if never
+   * fetched; after a success at {@code last_fetch_at} otherwise; the stored due time is kept while
+   * failures are backing off.
+   */
+  public Instant recompute(ScheduleRow row, Instant now) {
+    SourceSnapshot snapshot = SnapshotMapper.snapshot(row);
+    if (snapshot.lastFetchAt() == null) {
+      return now;
+    }
+    if (snapshot.consecutiveMisses() > 0 && row.nextDueAt() != null) {
+      return row.nextDueAt();
+    }
+    return engine.nextDueAt(
+        spec(row), snapshot, new Outcome.Success(snapshot.lastFetchAt()), now, budget.current());
+  }
+
+  CadenceSpec spec(ScheduleRow row) {
+    return specOf(engine, row);
+  }
+
+  /** The row's cadence, or the deployment default if the stored one no longer parses. */
+  public static CadenceSpec specOf(CadenceEngine engine, ScheduleRow row) {
+    try {
+      return engine.parser().parseConfigJson(row.configJson());
+    } catch (InvalidCadenceException e) {
+      log.warn(
+          "source {}: stored cadence is invalid ({}); using the default", row.id(), e.getMessage());
+      return engine.defaults().defaultSpec();
+    }
+  }
+}

@@ -1,0 +1,213 @@
+package io.freshet.scheduler.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.freshet.scheduler.claims.ClaimRound;
+import io.freshet.scheduler.claims.DueSourceClaimer;
+import io.freshet.scheduler.claims.FetchRequestPublisher;
+import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.schemas.serde.RegistrySettings;
+import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.testsupport.Infrastructure;
+import io.freshet.testsupport.PostgresFixture;
+import io.freshet.testsupport.RealInfrastructure.Component;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.flywaydb.core.Flyway;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Claims + emits per second with 10,000 and then 1,000,000 sources in the table, about 1 % of them
+ * due, against the real PostgreSQL, Kafka broker and registry of test-support, with the production
+ * claim path ({@link ClaimRound}: one SQL claim, Avro serialisation, idempotent acks=all producer,
+ * commit after the acks). Prints both rates and their ratio. Not a test: run it with {@code
+ * scheduler-producer/bench/claim-benchmark.sh}.
+ *
+ * <p>Arguments (optional): table sizes, e.g. {@code 10000 1000000}; {@code --batch N} (500); {@code
+ * --due-fraction F} (0.01); {@code --rounds R} repetitions per size (3, best reported too).
+ */
+public final class ClaimBenchmark {
+
+  public static void main(String[] args) throws Exception {
+    int batch = 500;
+    double dueFraction = 0.01;
+    int rounds = 3;
+    int work = 20_000;
+    var sizes = new java.util.ArrayList<Integer>();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--batch" -> batch = Integer.parseInt(args[++i]);
+        case "--due-fraction" -> dueFraction = Double.parseDouble(args[++i]);
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--work" -> work = Integer.parseInt(args[++i]);
+        default -> sizes.add(Integer.parseInt(args[i].replace("_", "")));
+      }
+    }
+    if (sizes.isEmpty()) {
+      sizes.addAll(java.util.List.of(10_000, 1_000_000));
+    }
+
+    Infrastructure.start(EnumSet.of(Component.KAFKA, Component.POSTGRES, Component.REGISTRY));
+    PostgresFixture pg = Infrastructure.postgres();
+    String db = pg.createDatabase("claim_bench");
+    var hikari = new HikariConfig();
+    hikari.setJdbcUrl(pg.jdbcUrl(db));
+    hikari.setUsername(pg.username());
+    hikari.setPassword(pg.password());
+    hikari.setMaximumPoolSize(4);
+    try (var ds = new HikariDataSource(hikari)) {
+      Flyway.configure()
+          .dataSource(ds)
+          .schemas("scheduler")
+          .defaultSchema("scheduler")
+          .load()
+          .migrate();
+      var jdbc = JdbcClient.create(ds);
+      var tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
+      var topics =
+          FreshetTopics.create(RegistrySettings.of(Infrastructure.registry().apiUrl(), true), 12);
+      Infrastructure.kafka().createTopic(topics.fetchRequested().name(), 12, Map.of());
+      Map<String, Object> producer = new LinkedHashMap<>();
+      producer.put(
+          ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
+      producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+      producer.put(ProducerConfig.ACKS_CONFIG, "all");
+      producer.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+      producer.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+      var template =
+          new KafkaTemplate<>(
+              new DefaultKafkaProducerFactory<>(
+                  producer, new StringSerializer(), new ByteArraySerializer()));
+      var props =
+          new SchedulerProperties(
+              false,
+              Duration.ofSeconds(1),
+              batch,
+              Duration.ofMinutes(5),
+              Integer.MAX_VALUE,
+              Duration.ofSeconds(30),
+              0,
+              Duration.ofMinutes(10),
+              "{\"mode\":\"adaptive\"}");
+      var meters = new SimpleMeterRegistry();
+      var round =
+          new ClaimRound(
+              new DueSourceClaimer(jdbc),
+              new FetchRequestPublisher(template, topics, 1_048_576),
+              jdbc,
+              tx,
+              props,
+              Clock.systemUTC(),
+              meters);
+
+      // warm-up: JIT, registry look-up, producer metadata
+      fill(jdbc, 5_000, 0.2);
+      drain(round);
+      System.out.print("warm-up");
+      printPhases(meters);
+
+      Map<Integer, Double> best = new LinkedHashMap<>();
+      System.out.printf(
+          "%-10s %-8s %-10s %-10s %-12s%n", "sources", "due", "claimed", "seconds", "claims/s");
+      for (int size : sizes) {
+        for (int r = 0; r < rounds; r++) {
+          int due = fill(jdbc, size, dueFraction);
+          // Sustained rate: claim the due set, make the same sources due again (not timed), and
+          // repeat until at least `work` claims were made, so that small and large tables are
+          // measured over the same amount of work.
+          int claimed = 0;
+          long nanos = 0;
+          while (claimed < work) {
+            long t0 = System.nanoTime();
+            claimed += drain(round);
+            nanos += System.nanoTime() - t0;
+            makeDueAgain(jdbc);
+          }
+          double seconds = nanos / 1e9;
+          printPhases(meters);
+          double rate = claimed / seconds;
+          best.merge(size, rate, Math::max);
+          System.out.printf(
+              "%-10d %-8d %-10d %-10.3f %-12.0f%n", size, due, claimed, seconds, rate);
+        }
+      }
+      if (best.size() >= 2) {
+        var rates = best.values().stream().toList();
+        System.out.printf(
+            "best claims/s: %s; ratio largest/smallest table = %.2f%n",
+            best, rates.getLast() / rates.getFirst());
+      }
+      template.destroy();
+    }
+    System.exit(0);
+  }
+
+  /** Empties the table and inserts {@code size} sources, {@code dueFraction} of them due now. */
+  private static int fill(JdbcClient jdbc, int size, double dueFraction) {
+    jdbc.sql("TRUNCATE scheduler.sources, scheduler.tenants CASCADE").update();
+    jdbc.sql("INSERT INTO scheduler.tenants (id, tier) VALUES ('bench', 'pro')").update();
+    int due = (int) Math.round(size * dueFraction);
+    jdbc.sql(
+            """
+            INSERT INTO scheduler.sources (id, tenant_id, name, connector, url, host, config_json,
+              next_due_at, priority)
+            SELECT gen_random_uuid(), 'bench', 'source ' || g, 'feed',
+              'https://host' || (g % 5000) || '.example.org/feed/' || g || '.xml',
+              'host' || (g % 5000) || '.example.org',
+              '{"cadence":{"mode":"interval","every_minutes":60},"item_limit":50}'::jsonb,
+              CASE WHEN g <= :due THEN now() - (g % 3600) * interval '1 second'
+                   ELSE now() + interval '1 hour' + (g % 86400) * interval '1 second' END,
+              (g % 3)
+            FROM generate_series(1, :size) AS g
+            """)
+        .param("due", due)
+        .param("size", size)
+        .update();
+    jdbc.sql("VACUUM ANALYZE scheduler.sources").update();
+    return due;
+  }
+
+  /** Where the time went: total seconds per claim phase since the last call. */
+  private static void printPhases(SimpleMeterRegistry meters) {
+    var phases = new StringBuilder("  seconds per phase:");
+    for (var timer : meters.find("freshet.scheduler.claim.phase").timers()) {
+      String phase = timer.getId().getTag("phase");
+      double total = timer.totalTime(java.util.concurrent.TimeUnit.SECONDS);
+      phases.append(
+          String.format(" %s %.3f", phase, total - PHASE_TOTALS.getOrDefault(phase, 0.0)));
+      PHASE_TOTALS.put(phase, total);
+    }
+    System.out.println(phases);
+  }
+
+  private static final Map<String, Double> PHASE_TOTALS = new java.util.HashMap<>();
+
+  /** The sources claimed in the last drain become due again, as if their leases had expired. */
+  private static void makeDueAgain(JdbcClient jdbc) {
+    jdbc.sql(
+            "UPDATE scheduler.sources SET lease_until = NULL, next_due_at = now() - interval '1 minute'"
+                + " WHERE lease_until IS NOT NULL")
+        .update();
+  }
+
+  private static int drain(ClaimRound round) {
+    int total = 0;
+    for (int n; (n = round.claimDue()) > 0; ) {
+      total += n;
+    }
+    return total;
+  }
+
+  private ClaimBenchmark() {}
+}
