@@ -38,6 +38,7 @@ public final class PostgresFixture {
               .setServerConfig("synchronous_commit", "off")
               .setServerConfig("full_page_writes", "off")
               .setServerConfig("max_connections", "200")
+              .setServerConfig("shared_buffers", "256MB")
               .start();
       Runtime.getRuntime()
           .addShutdownHook(

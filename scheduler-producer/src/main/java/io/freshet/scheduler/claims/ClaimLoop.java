@@ -8,9 +8,9 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs claim rounds on one background thread: back to back while rounds come back full, one tick
- * apart when the due set is drained; after an error (database or broker down) it waits a tick and
- * tries again, so nothing is lost and nothing stops. Off when {@code
+ * Runs claim rounds on {@code claim-threads} background threads: back to back while rounds come
+ * back full, one tick apart when the due set is drained; after an error (database or broker down)
+ * it waits a tick and tries again, so nothing is lost and nothing stops. Off when {@code
  * freshet.scheduler.claiming-enabled=false}.
  */
 @Component
@@ -20,7 +20,7 @@ class ClaimLoop implements SmartLifecycle {
 
   private final ClaimRound round;
   private final SchedulerProperties props;
-  private volatile Thread thread;
+  private final java.util.List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile boolean running;
 
   ClaimLoop(ClaimRound round, SchedulerProperties props) {
@@ -35,7 +35,9 @@ class ClaimLoop implements SmartLifecycle {
       return;
     }
     running = true;
-    thread = Thread.ofPlatform().name("claim-loop").daemon().start(this::loop);
+    for (int i = 0; i < props.claimThreads(); i++) {
+      threads.add(Thread.ofPlatform().name("claim-loop-" + i).daemon().start(this::loop));
+    }
   }
 
   private void loop() {
@@ -64,15 +66,15 @@ class ClaimLoop implements SmartLifecycle {
   @Override
   public void stop() {
     running = false;
-    Thread t = thread;
-    if (t != null) {
-      t.interrupt();
+    threads.forEach(Thread::interrupt);
+    for (Thread t : threads) {
       try {
         t.join(props.sendTimeout().toMillis() + 5_000);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }
+    threads.clear();
   }
 
   @Override

@@ -100,6 +100,11 @@ public class DueSourceClaimer {
         .list();
   }
 
+  /** The claim statement, for diagnostics (EXPLAIN in the benchmark). */
+  public static String claimDueSql() {
+    return CLAIM_DUE;
+  }
+
   /** Leases not yet answered (all instances); the in-flight cap is checked against it. */
   public int inFlight(Instant now) {
     return jdbc.sql(

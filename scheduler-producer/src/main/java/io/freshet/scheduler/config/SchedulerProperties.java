@@ -15,12 +15,16 @@ import org.springframework.validation.annotation.Validated;
  * FRESHET_SCHEDULER_BATCH_SIZE}).
  *
  * @param claimingEnabled whether this instance runs the claim loop (API-only instances set false)
+ * @param claimThreads concurrent claim loops in this instance; SKIP LOCKED keeps them (and other
+ *     instances) off each other's rows. Two use both the database's and the JVM's share of a 2-core
+ *     machine (benchmark: ~17k claims/s with one, ~22-26k with two, 1M sources)
  * @param tick pause between claim rounds when the last round found nothing more to claim
  * @param batchSize sources claimed per claim transaction
  * @param leaseDuration how long a claim holds a source; its FetchRequested's {@code not_after}. A
  *     worker drops a request it picks up later; the source is claimed again with a new epoch.
  * @param maxInFlight cap on leased sources across all instances, so a lagging worker group is not
- *     flooded
+ *     flooded (checked per claim round, so concurrent rounds may overshoot it by up to one batch
+ *     each)
  * @param sendTimeout how long a claim waits for the broker to acknowledge its requests before it
  *     rolls back
  * @param budgetPerHour global fetch budget (fetches per hour) handed to the cadence module; 0 = no
@@ -32,6 +36,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("freshet.scheduler")
 public record SchedulerProperties(
     @DefaultValue("true") boolean claimingEnabled,
+    @Min(1) @DefaultValue("2") int claimThreads,
     @NotNull @DefaultValue("1s") Duration tick,
     @Min(1) @DefaultValue("500") int batchSize,
     @NotNull @DefaultValue("5m") Duration leaseDuration,

@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  * indexes answer them): the due backlog, the oldest overdue source's age and the leases in flight.
  */
 @Component
-class ScheduleGauges {
+public class ScheduleGauges {
 
   private final JdbcClient jdbc;
   private final Clock clock;
@@ -38,7 +38,7 @@ class ScheduleGauges {
   }
 
   @Scheduled(fixedDelayString = "${freshet.scheduler.gauge-refresh:15s}", initialDelay = 5_000)
-  void refresh() {
+  public void refresh() {
     Timestamp now = Timestamp.from(clock.instant());
     jdbc.sql(
             "SELECT count(*) AS n, min(next_due_at) AS oldest FROM scheduler.sources"

@@ -33,7 +33,8 @@ public class BudgetPlanner {
   private final Clock clock;
   private final AtomicReference<BudgetPlan> plan = new AtomicReference<>(BudgetPlan.NONE);
 
-  BudgetPlanner(JdbcClient jdbc, CadenceEngine engine, SchedulerProperties props, Clock clock) {
+  public BudgetPlanner(
+      JdbcClient jdbc, CadenceEngine engine, SchedulerProperties props, Clock clock) {
     this.jdbc = jdbc;
     this.engine = engine;
     this.props = props;

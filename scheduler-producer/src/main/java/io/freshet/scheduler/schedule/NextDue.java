@@ -23,7 +23,7 @@ public class NextDue {
   private final CadenceEngine engine;
   private final BudgetPlanner budget;
 
-  NextDue(CadenceEngine engine, BudgetPlanner budget) {
+  public NextDue(CadenceEngine engine, BudgetPlanner budget) {
     this.engine = engine;
     this.budget = budget;
   }

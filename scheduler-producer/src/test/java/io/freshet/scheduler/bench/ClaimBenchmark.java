@@ -44,6 +44,9 @@ public final class ClaimBenchmark {
     double dueFraction = 0.01;
     int rounds = 3;
     int work = 20_000;
+    int threads = 1;
+    int dueCount = 0;
+    boolean explain = false;
     var sizes = new java.util.ArrayList<Integer>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -51,6 +54,9 @@ public final class ClaimBenchmark {
         case "--due-fraction" -> dueFraction = Double.parseDouble(args[++i]);
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--work" -> work = Integer.parseInt(args[++i]);
+        case "--threads" -> threads = Integer.parseInt(args[++i]);
+        case "--due-count" -> dueCount = Integer.parseInt(args[++i]);
+        case "--explain" -> explain = true;
         default -> sizes.add(Integer.parseInt(args[i].replace("_", "")));
       }
     }
@@ -65,7 +71,7 @@ public final class ClaimBenchmark {
     hikari.setJdbcUrl(pg.jdbcUrl(db));
     hikari.setUsername(pg.username());
     hikari.setPassword(pg.password());
-    hikari.setMaximumPoolSize(4);
+    hikari.setMaximumPoolSize(8);
     try (var ds = new HikariDataSource(hikari)) {
       Flyway.configure()
           .dataSource(ds)
@@ -92,6 +98,7 @@ public final class ClaimBenchmark {
       var props =
           new SchedulerProperties(
               false,
+              1,
               Duration.ofSeconds(1),
               batch,
               Duration.ofMinutes(5),
@@ -119,10 +126,16 @@ public final class ClaimBenchmark {
 
       Map<Integer, Double> best = new LinkedHashMap<>();
       System.out.printf(
+          "batch %d, %d claim thread(s), %s due, %d claims measured per row%n",
+          batch, threads, dueCount > 0 ? dueCount + " sources" : dueFraction * 100 + " %", work);
+      System.out.printf(
           "%-10s %-8s %-10s %-10s %-12s%n", "sources", "due", "claimed", "seconds", "claims/s");
       for (int size : sizes) {
         for (int r = 0; r < rounds; r++) {
-          int due = fill(jdbc, size, dueFraction);
+          int due = fill(jdbc, size, dueCount > 0 ? (double) dueCount / size : dueFraction);
+          if (explain && r == 0) {
+            explain(jdbc, tx, batch);
+          }
           // Sustained rate: claim the due set, make the same sources due again (not timed), and
           // repeat until at least `work` claims were made, so that small and large tables are
           // measured over the same amount of work.
@@ -130,7 +143,7 @@ public final class ClaimBenchmark {
           long nanos = 0;
           while (claimed < work) {
             long t0 = System.nanoTime();
-            claimed += drain(round);
+            claimed += drain(round, threads);
             nanos += System.nanoTime() - t0;
             makeDueAgain(jdbc);
           }
@@ -193,6 +206,21 @@ public final class ClaimBenchmark {
 
   private static final Map<String, Double> PHASE_TOTALS = new java.util.HashMap<>();
 
+  /** The claim statement's plan and timing on the current table, rolled back. */
+  private static void explain(JdbcClient jdbc, TransactionTemplate tx, int batch) {
+    tx.executeWithoutResult(
+        status -> {
+          jdbc.sql("EXPLAIN (ANALYZE, BUFFERS) " + DueSourceClaimer.claimDueSql())
+              .param("now", java.sql.Timestamp.from(java.time.Instant.now()))
+              .param("limit", batch)
+              .param("leaseEnd", java.sql.Timestamp.from(java.time.Instant.now().plusSeconds(300)))
+              .query(String.class)
+              .list()
+              .forEach(line -> System.out.println("  | " + line));
+          status.setRollbackOnly();
+        });
+  }
+
   /** The sources claimed in the last drain become due again, as if their leases had expired. */
   private static void makeDueAgain(JdbcClient jdbc) {
     jdbc.sql(
@@ -207,6 +235,24 @@ public final class ClaimBenchmark {
       total += n;
     }
     return total;
+  }
+
+  /** {@code threads} claim loops at once, as several scheduler instances would run. */
+  private static int drain(ClaimRound round, int threads) throws Exception {
+    if (threads == 1) {
+      return drain(round);
+    }
+    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(threads)) {
+      var tasks = new java.util.ArrayList<java.util.concurrent.Callable<Integer>>();
+      for (int t = 0; t < threads; t++) {
+        tasks.add(() -> drain(round));
+      }
+      int total = 0;
+      for (var f : pool.invokeAll(tasks)) {
+        total += f.get();
+      }
+      return total;
+    }
   }
 
   private ClaimBenchmark() {}

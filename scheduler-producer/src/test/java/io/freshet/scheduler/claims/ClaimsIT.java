@@ -179,6 +179,23 @@ class ClaimsIT extends SchedulerItSupport {
   }
 
   @Test
+  void theClaimLoopRequestsDueSourcesByItselfOnSeveralThreads() {
+    UUID first = source().insert();
+    var loop = new ClaimLoop(claimRound, enabledLoop());
+    loop.start();
+    try {
+      await().atMost(Duration.ofSeconds(15)).until(() -> requestedSourceIds().contains(first));
+      UUID later = source().insert();
+      await().atMost(Duration.ofSeconds(15)).until(() -> requestedSourceIds().contains(later));
+      assertThat(loop.isRunning()).isTrue();
+    } finally {
+      loop.stop();
+    }
+    assertThat(loop.isRunning()).isFalse();
+    assertThat(requestedSourceIds()).hasSize(2);
+  }
+
+  @Test
   void aRequestCarriesWhatTheWorkerNeeds() {
     UUID id =
         source()
@@ -225,6 +242,20 @@ class ClaimsIT extends SchedulerItSupport {
     return new FetchRequestPublisher(template, topics, 1_048_576);
   }
 
+  private SchedulerProperties enabledLoop() {
+    return new SchedulerProperties(
+        true,
+        2,
+        Duration.ofMillis(200),
+        props.batchSize(),
+        props.leaseDuration(),
+        props.maxInFlight(),
+        Duration.ofSeconds(10),
+        0,
+        props.budgetReplanInterval(),
+        props.defaultCadence());
+  }
+
   private SchedulerProperties withBatchSize(int batchSize) {
     return copy(p -> batchSize, null);
   }
@@ -236,6 +267,7 @@ class ClaimsIT extends SchedulerItSupport {
   private SchedulerProperties copy(Function<SchedulerProperties, Integer> batch, Duration lease) {
     return new SchedulerProperties(
         false,
+        1,
         props.tick(),
         batch.apply(props),
         lease == null ? props.leaseDuration() : lease,

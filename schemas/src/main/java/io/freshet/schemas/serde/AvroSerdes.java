@@ -55,7 +55,7 @@ public final class AvroSerdes {
 
   /** A configured value serializer for records of {@code type}. */
   public <T extends SpecificRecord> Serializer<T> valueSerializer(Class<T> type) {
-    Serializer<T> serializer = new AvroKafkaSerializer<>();
+    Serializer<T> serializer = new SchemaIdCachingSerializer<>(new AvroKafkaSerializer<T>());
     serializer.configure(clientConfig(), false);
     if (registry.autoRegister()) {
       return serializer;

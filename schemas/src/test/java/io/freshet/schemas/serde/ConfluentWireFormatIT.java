@@ -64,6 +64,26 @@ class ConfluentWireFormatIT {
   }
 
   @Test
+  void laterRecordsAreWrittenByteForByteAsTheRegistrySerdeWritesTheFirst(RegistryFixture registry) {
+    var topics = FreshetTopics.create(RegistrySettings.of(registry.apiUrl(), true), 1);
+    for (var pair :
+        List.<Map.Entry<Topic<String, ? extends SpecificRecord>, SpecificRecord>>of(
+            Map.entry(topics.fetchRequested(), Events.fetchRequested()),
+            Map.entry(topics.contentFetched(), Events.contentFetched()),
+            Map.entry(topics.fetchCompleted(), Events.fetchCompleted()),
+            Map.entry(topics.sourceStats(), Events.sourceStats()))) {
+      @SuppressWarnings("unchecked")
+      var serializer =
+          (org.apache.kafka.common.serialization.Serializer<SpecificRecord>)
+              pair.getKey().valueSerde().serializer();
+      byte[] first = serializer.serialize(pair.getKey().name(), pair.getValue());
+      byte[] second = serializer.serialize(pair.getKey().name(), pair.getValue());
+
+      assertThat(second).as(pair.getKey().name()).isEqualTo(first);
+    }
+  }
+
+  @Test
   void registrarRegistersEverySchemaBackwardAndProducersUseItsIdsWithoutAutoRegistering(
       KafkaFixture kafka, RegistryFixture registry) throws Exception {
     var registrar = new SchemaRegistrar(registry.ccompatUrl());

@@ -1,0 +1,73 @@
+package io.freshet.scheduler.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.freshet.scheduler.claims.ClaimRound;
+import io.freshet.scheduler.testing.SchedulerItSupport;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** What an operator scrapes: claims, emits, backlog, overdue age, in-flight, latency, health. */
+class MetricsIT extends SchedulerItSupport {
+
+  @LocalServerPort int port;
+  @Autowired ClaimRound claims;
+  @Autowired ScheduleGauges gauges;
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @Test
+  void prometheusShowsTheScheduleAndTheClaimPath() throws Exception {
+    source().nextDueAt(Instant.now().minus(Duration.ofMinutes(10))).insert();
+    source().nextDueAt(Instant.now().minus(Duration.ofMinutes(3))).insert();
+    gauges.refresh();
+    String before = get("/actuator/prometheus");
+
+    assertThat(before).contains("freshet_scheduler_due_backlog 2.0");
+    assertThat(gaugeValue(before, "freshet_scheduler_oldest_overdue_seconds"))
+        .isGreaterThanOrEqualTo(600);
+
+    claims.claimDue();
+    gauges.refresh();
+    String after = get("/actuator/prometheus");
+
+    assertThat(after).contains("freshet_scheduler_due_backlog 0.0");
+    assertThat(after).contains("freshet_scheduler_leases_in_flight 2.0");
+    assertThat(after).contains("freshet_scheduler_sources_claimed_total");
+    assertThat(after).contains("freshet_scheduler_requests_emitted_total");
+    assertThat(after).contains("freshet_scheduler_claim_latency_seconds_count");
+    assertThat(after).contains("freshet_scheduler_claim_phase_seconds_count{phase=\"publish\"}");
+  }
+
+  @Test
+  void livenessAndReadinessAreUp() throws Exception {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> get("/actuator/health/readiness").contains("\"UP\""));
+    assertThat(get("/actuator/health/liveness")).contains("\"UP\"");
+  }
+
+  private static double gaugeValue(String scrape, String name) {
+    return scrape
+        .lines()
+        .filter(l -> l.startsWith(name + " "))
+        .map(l -> Double.parseDouble(l.substring(name.length() + 1)))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private String get(String path) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+}
