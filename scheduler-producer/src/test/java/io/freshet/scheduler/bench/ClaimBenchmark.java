@@ -44,7 +44,7 @@ public final class ClaimBenchmark {
     double dueFraction = 0.01;
     int rounds = 3;
     int work = 20_000;
-    int threads = 1;
+    int threads = 2; // the service default (freshet.scheduler.claim-threads)
     int dueCount = 0;
     boolean explain = false;
     var sizes = new java.util.ArrayList<Integer>();
