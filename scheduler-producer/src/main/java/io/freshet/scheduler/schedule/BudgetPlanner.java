@@ -10,11 +10,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Keeps the global fetch budget's plan (signal-adaptive note's open question: a global cost ceiling
@@ -50,6 +52,7 @@ public class BudgetPlanner {
   @Scheduled(
       initialDelayString = "${freshet.scheduler.budget-replan-interval:10m}",
       fixedDelayString = "${freshet.scheduler.budget-replan-interval:10m}")
+  @Transactional(readOnly = true) // so the driver streams the rows instead of loading them all
   public void replan() {
     if (props.budgetPerHour() <= 0) {
       plan.set(BudgetPlan.NONE);
@@ -57,17 +60,21 @@ public class BudgetPlanner {
     }
     Instant now = clock.instant();
     List<Demand> demands = new ArrayList<>();
-    jdbc
-        .sql(
-            "SELECT "
-                + ScheduleRow.COLUMNS
-                + " FROM scheduler.sources s JOIN scheduler.tenants t ON t.id = s.tenant_id WHERE s.enabled")
-        .query(ScheduleRow::map)
-        .stream()
-        .forEach(
-            row ->
-                demands.add(
-                    engine.demand(NextDue.specOf(engine, row), SnapshotMapper.snapshot(row), now)));
+    try (Stream<ScheduleRow> rows =
+        jdbc
+            .sql(
+                "SELECT "
+                    + ScheduleRow.COLUMNS
+                    + " FROM scheduler.sources s JOIN scheduler.tenants t ON t.id = s.tenant_id"
+                    + " WHERE s.enabled")
+            .withFetchSize(1000)
+            .query(ScheduleRow::map)
+            .stream()) {
+      rows.forEach(
+          row ->
+              demands.add(
+                  engine.demand(NextDue.specOf(engine, row), SnapshotMapper.snapshot(row), now)));
+    }
     BudgetPlan next = engine.planBudget(demands, props.budgetPerHour(), BudgetMode.CAP);
     plan.set(next);
     log.info("budget plan for {} sources at {}/h: {}", demands.size(), props.budgetPerHour(), next);
