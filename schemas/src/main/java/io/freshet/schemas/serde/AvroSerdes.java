@@ -1,6 +1,7 @@
 package io.freshet.schemas.serde;
 
 import io.apicurio.registry.resolver.SchemaResolverConfig;
+import io.apicurio.registry.serde.Legacy4ByteIdHandler;
 import io.apicurio.registry.serde.SerdeConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerdeConfig;
@@ -32,6 +33,8 @@ public final class AvroSerdes {
     Map<String, Object> config = new HashMap<>(registry.extra());
     config.put(SerdeConfig.REGISTRY_URL, registry.url());
     config.put(SerdeConfig.ENABLE_CONFLUENT_ID_HANDLER, true);
+    // the 4-byte id handler that as-confluent implies, named too so the serde does not warn
+    config.put(SerdeConfig.ID_HANDLER, Legacy4ByteIdHandler.class.getName());
     config.put(SerdeConfig.ENABLE_HEADERS, false);
     config.put(SerdeConfig.USE_ID, "contentId");
     // The group that the Confluent-compatible API's subjects live in, so that schemas registered
