@@ -196,6 +196,26 @@ class ClaimsIT extends SchedulerItSupport {
   }
 
   @Test
+  void theClaimLoopRidesOutADatabaseOutageAndClaimsWhenItIsBack() {
+    UUID due = source().insert();
+    var loop = new ClaimLoop(claimRound, enabledLoop());
+    try {
+      withDatabaseDown(
+          () -> {
+            loop.start();
+            await()
+                .during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(loop::isRunning);
+          });
+      await().atMost(Duration.ofSeconds(60)).until(() -> requestedSourceIds().contains(due));
+    } finally {
+      loop.stop();
+    }
+    assertThat(column(due, "epoch", Long.class)).isOne();
+  }
+
+  @Test
   void aRequestCarriesWhatTheWorkerNeeds() {
     UUID id =
         source()
