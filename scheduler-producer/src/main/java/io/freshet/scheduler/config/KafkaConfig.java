@@ -56,7 +56,6 @@ class KafkaConfig {
   @Bean
   ProducerFactory<String, byte[]> fetchRequestProducerFactory(
       KafkaProperties kafka, FreshetTopics topics, SchedulerProperties scheduler) {
-    // (the template below is the only producer of freshet.fetch.requested.v1)
     Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
     // A claim waits at most send-timeout for its acks, so the producer gives up no later.
     int sendTimeoutMs = (int) Math.max(15_000, scheduler.sendTimeout().toMillis());

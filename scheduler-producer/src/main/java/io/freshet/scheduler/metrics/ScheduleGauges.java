@@ -1,5 +1,6 @@
 package io.freshet.scheduler.metrics;
 
+import io.freshet.scheduler.claims.DueSourceClaimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Timestamp;
@@ -17,13 +18,15 @@ import org.springframework.stereotype.Component;
 public class ScheduleGauges {
 
   private final JdbcClient jdbc;
+  private final DueSourceClaimer claimer;
   private final Clock clock;
   private final AtomicLong dueBacklog = new AtomicLong();
   private final AtomicLong oldestOverdueSeconds = new AtomicLong();
   private final AtomicLong inFlight = new AtomicLong();
 
-  ScheduleGauges(JdbcClient jdbc, Clock clock, MeterRegistry meters) {
+  ScheduleGauges(JdbcClient jdbc, DueSourceClaimer claimer, Clock clock, MeterRegistry meters) {
     this.jdbc = jdbc;
+    this.claimer = claimer;
     this.clock = clock;
     Gauge.builder("freshet.scheduler.due.backlog", dueBacklog, AtomicLong::get)
         .description("Enabled sources due now and not yet claimed")
@@ -53,11 +56,6 @@ public class ScheduleGauges {
               return 0;
             })
         .single();
-    inFlight.set(
-        jdbc.sql(
-                "SELECT count(*) FROM scheduler.sources WHERE lease_until IS NOT NULL AND lease_until > :now")
-            .param("now", now)
-            .query(Long.class)
-            .single());
+    inFlight.set(claimer.inFlight(now.toInstant()));
   }
 }

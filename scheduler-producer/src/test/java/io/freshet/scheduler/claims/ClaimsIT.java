@@ -1,5 +1,6 @@
 package io.freshet.scheduler.claims;
 
+import static io.freshet.scheduler.testing.TestEvents.completed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -7,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.outcomes.OutcomeApplier;
 import io.freshet.scheduler.testing.SchedulerItSupport;
-import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -296,19 +296,5 @@ class ClaimsIT extends SchedulerItSupport {
         props.budgetPerHour(),
         props.budgetReplanInterval(),
         props.defaultCadence());
-  }
-
-  static FetchCompleted completed(UUID id, long epoch, FetchStatus status) {
-    Instant now = Instant.now();
-    return FetchCompleted.newBuilder()
-        .setRequestId(UUID.randomUUID().toString())
-        .setSourceId(id.toString())
-        .setEpoch(epoch)
-        .setStatus(status)
-        .setHttpStatus(200)
-        .setStartedAt(now.minusMillis(300))
-        .setFinishedAt(now)
-        .setCursor(Map.of("etag", "\"new\""))
-        .build();
   }
 }

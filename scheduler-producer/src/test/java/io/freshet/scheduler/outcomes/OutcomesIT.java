@@ -1,5 +1,6 @@
 package io.freshet.scheduler.outcomes;
 
+import static io.freshet.scheduler.testing.TestEvents.completed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -281,20 +282,6 @@ class OutcomesIT extends SchedulerItSupport {
 
   private static org.assertj.core.data.TemporalUnitOffset within(int seconds) {
     return new org.assertj.core.data.TemporalUnitWithinOffset(seconds, ChronoUnit.SECONDS);
-  }
-
-  private static FetchCompleted completed(UUID id, long epoch, FetchStatus status) {
-    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-    return FetchCompleted.newBuilder()
-        .setRequestId(UUID.randomUUID().toString())
-        .setSourceId(id.toString())
-        .setEpoch(epoch)
-        .setStatus(status)
-        .setHttpStatus(status == FetchStatus.not_modified ? 304 : 200)
-        .setStartedAt(now.minusMillis(300))
-        .setFinishedAt(now)
-        .setCursor(status == FetchStatus.ok ? Map.of("etag", "\"new\"") : null)
-        .build();
   }
 
   private static SourceStats stats(
