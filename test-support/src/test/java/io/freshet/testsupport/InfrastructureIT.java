@@ -1,6 +1,7 @@
 package io.freshet.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -56,6 +57,29 @@ class InfrastructureIT {
         var rs = conn.createStatement().executeQuery("SHOW server_version")) {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).startsWith("17.");
+    }
+  }
+
+  @Test
+  void postgresStoppedRefusesConnectionsAndRestartsWithItsData(PostgresFixture postgres)
+      throws Exception {
+    String db = postgres.createDatabase("outage");
+    try (var conn = postgres.dataSource(db).getConnection();
+        var st = conn.createStatement()) {
+      st.execute("CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)");
+    }
+    postgres.stop();
+    try {
+      assertThatThrownBy(() -> postgres.dataSource(db).getConnection().close())
+          .isInstanceOf(java.sql.SQLException.class);
+    } finally {
+      postgres.restart();
+    }
+    try (var conn = postgres.dataSource(db).getConnection();
+        var st = conn.createStatement();
+        var rs = st.executeQuery("SELECT v FROM kept")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(42);
     }
   }
 

@@ -6,6 +6,7 @@ import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemDigest;
+import io.freshet.schemas.avro.ItemNovelty;
 import io.freshet.schemas.avro.SignalType;
 import io.freshet.schemas.avro.SourceStats;
 import java.nio.ByteBuffer;
@@ -84,6 +85,7 @@ public final class Events {
                     .setPublishedAt(T.minusSeconds(3600))
                     .setSignalType(SignalType.event)
                     .setEventAt(T.plusSeconds(86_400 * 3))
+                    .setNovelty(ItemNovelty.changed)
                     .build()))
         .setCursor(Map.of("etag", "\"def\""))
         .setRetryAfter(T.plusSeconds(120))
