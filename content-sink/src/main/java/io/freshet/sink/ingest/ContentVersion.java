@@ -1,0 +1,100 @@
+package io.freshet.sink.ingest;
+
+import io.freshet.schemas.avro.ContentFetched;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * One item version as the sink stores it, validated. Built from a {@link ContentFetched}; a record
+ * that cannot make one is a poison record.
+ */
+public record ContentVersion(
+    String tenantId,
+    String sourceId,
+    String connector,
+    String itemId,
+    String contentHash,
+    String requestId,
+    String url,
+    String title,
+    String body,
+    boolean truncated,
+    String contentType,
+    Instant publishedAt,
+    Instant fetchedAt,
+    String signalType,
+    Instant eventAt,
+    Instant expiresAt,
+    Map<String, String> metadata) {
+
+  private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
+
+  /** The version key: the table's unique constraint. */
+  public record Key(String sourceId, String itemId, String contentHash) {}
+
+  /** The item this is a version of. */
+  public record ItemKey(String sourceId, String itemId) {}
+
+  public Key key() {
+    return new Key(sourceId, itemId, contentHash);
+  }
+
+  public ItemKey itemKey() {
+    return new ItemKey(sourceId, itemId);
+  }
+
+  /**
+   * @param defaultRetention used when the event carries no retention of its own
+   * @throws IllegalArgumentException naming the field when the event cannot be stored
+   */
+  public static ContentVersion of(ContentFetched e, Duration defaultRetention) {
+    require(e.getSourceId(), "source_id");
+    require(e.getItemId(), "item_id");
+    require(e.getRequestId(), "request_id");
+    if (e.getContentHash() == null || !SHA256_HEX.matcher(e.getContentHash()).matches()) {
+      throw new IllegalArgumentException(
+          "content_hash must be 64 lower-case hex characters (SHA-256), got '"
+              + abbreviate(e.getContentHash())
+              + "'");
+    }
+    Duration retention =
+        e.getRetention() == null ? defaultRetention : Duration.ofMillis(e.getRetention());
+    if (retention.isNegative() || retention.isZero()) {
+      throw new IllegalArgumentException("retention must be positive, got " + e.getRetention());
+    }
+    Instant fetchedAt = e.getFetchedAt();
+    return new ContentVersion(
+        e.getTenantId() == null ? "" : e.getTenantId(),
+        e.getSourceId(),
+        e.getConnector().name(),
+        e.getItemId(),
+        e.getContentHash(),
+        e.getRequestId(),
+        e.getUrl(),
+        e.getTitle(),
+        e.getBody(),
+        e.getTruncated(),
+        e.getContentType(),
+        e.getPublishedAt(),
+        fetchedAt,
+        e.getSignalType().name(),
+        e.getEventAt(),
+        fetchedAt.plus(retention),
+        e.getMetadata() == null ? Map.of() : Map.copyOf(e.getMetadata()));
+  }
+
+  private static void require(String value, String field) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(field + " must not be blank");
+    }
+  }
+
+  private static String abbreviate(String s) {
+    if (s == null) {
+      return "null";
+    }
+    return s.length() <= 80 ? s : s.substring(0, 80) + "…";
+  }
+}
