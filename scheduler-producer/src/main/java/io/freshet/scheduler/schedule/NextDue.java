@@ -35,20 +35,30 @@ public class NextDue {
   }
 
   /**
-   * When nothing was fetched but the row changed (stats, config, re-enabled): due now if never
-   * fetched; after a success at {@code last_fetch_at} otherwise; the stored due time is kept while
-   * failures are backing off.
+   * When nothing was fetched but the row changed (stats, config, re-enabled). Failures that are
+   * backing off keep their stored due time, and a {@code Retry-After} still ahead is a floor, for
+   * every source — also one never fetched successfully, which would otherwise be due at once and
+   * hammered by every stats update. Otherwise: due now if never fetched; after a success at {@code
+   * last_fetch_at}.
    */
   public Instant recompute(ScheduleRow row, Instant now) {
     SourceSnapshot snapshot = SnapshotMapper.snapshot(row);
-    if (snapshot.lastFetchAt() == null) {
-      return now;
-    }
+    Instant due;
     if (snapshot.consecutiveMisses() > 0 && row.nextDueAt() != null) {
-      return row.nextDueAt();
+      due = row.nextDueAt();
+    } else if (snapshot.lastFetchAt() == null) {
+      due = now;
+    } else {
+      due =
+          engine.nextDueAt(
+              spec(row),
+              snapshot,
+              new Outcome.Success(snapshot.lastFetchAt()),
+              now,
+              budget.current());
     }
-    return engine.nextDueAt(
-        spec(row), snapshot, new Outcome.Success(snapshot.lastFetchAt()), now, budget.current());
+    Instant retryAfter = snapshot.retryAfter();
+    return retryAfter != null && retryAfter.isAfter(due) ? retryAfter : due;
   }
 
   CadenceSpec spec(ScheduleRow row) {

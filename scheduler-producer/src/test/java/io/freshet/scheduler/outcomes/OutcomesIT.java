@@ -97,6 +97,39 @@ class OutcomesIT extends SchedulerItSupport {
   }
 
   @Test
+  void statsAfterAFailureOfANeverFetchedSourceKeepItsBackoffAndRetryAfter() {
+    // Issue 7, defect 1: stats made a never-fetched source due at once, cancelling Retry-After.
+    UUID id =
+        source().config(HOURLY).claimed(1, Instant.now().plus(Duration.ofMinutes(5))).insert();
+    Instant retryAfter = Instant.now().plus(Duration.ofHours(2)).truncatedTo(ChronoUnit.MILLIS);
+    FetchCompleted failed = completed(id, 1, FetchStatus.failed);
+    failed.setCursor(null);
+    failed.setHttpStatus(429);
+    failed.setErrorKind("http_4xx");
+    failed.setErrorMessage("429 Too Many Requests");
+    failed.setRetryAfter(retryAfter);
+    assertThat(applier.apply(failed)).isEqualTo(Result.APPLIED);
+    Instant backedOff = instantColumn(id, "next_due_at");
+    assertThat(backedOff).isAfterOrEqualTo(retryAfter);
+
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    assertThat(stats.apply(stats(id, now, 0.0, List.of()))).isTrue();
+
+    assertThat(instantColumn(id, "next_due_at")).isAfterOrEqualTo(retryAfter).isEqualTo(backedOff);
+  }
+
+  @Test
+  void statsOfANeverFetchedSourceThatNeverFailedLeaveItDueNow() {
+    UUID id = source().config(HOURLY).insert();
+    Instant before = Instant.now().minusSeconds(1);
+
+    assertThat(stats.apply(stats(id, Instant.now(), 0.0, List.of()))).isTrue();
+
+    assertThat(instantColumn(id, "next_due_at")).isBefore(Instant.now().plusSeconds(5));
+    assertThat(instantColumn(id, "next_due_at")).isAfter(before.minusSeconds(3600));
+  }
+
+  @Test
   void consecutiveFailuresBackOffFurtherEachTime() {
     UUID id = claimedSource();
     applier.apply(completed(id, 1, FetchStatus.failed));
