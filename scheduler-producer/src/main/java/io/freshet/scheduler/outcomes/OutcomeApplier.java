@@ -48,9 +48,11 @@ public class OutcomeApplier {
       UPDATE scheduler.sources SET
         lease_until = NULL, cursor_json = :cursor::jsonb, last_status = :status, last_error = :error,
         last_outcome_at = :at, retry_after = :retryAfter, consecutive_misses = :misses,
-        next_due_at = :nextDue, manual_requested = false, updated_at = :now
+        next_due_at = :nextDue, updated_at = :now
       WHERE id = :id
       """;
+  // manual_requested is left as it is: set during the fetch, it must reach the next claim, which
+  // reads it into FetchRequested.manual and clears it in the same statement.
 
   private final ScheduleRows rows;
   private final NextDue nextDue;

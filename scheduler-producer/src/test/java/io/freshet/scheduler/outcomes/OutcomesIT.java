@@ -39,6 +39,7 @@ class OutcomesIT extends SchedulerItSupport {
 
   @Autowired OutcomeApplier applier;
   @Autowired StatsApplier stats;
+  @Autowired io.freshet.scheduler.claims.ClaimRound claimRound;
 
   @Test
   void okStoresTheNewCursorAndLastFetchAtResetsMissesAndReleasesTheLease() {
@@ -180,6 +181,13 @@ class OutcomesIT extends SchedulerItSupport {
     applier.apply(completed(id, 1, FetchStatus.ok));
 
     assertThat(instantColumn(id, "next_due_at")).isBeforeOrEqualTo(Instant.now());
+    // Issue 7, defect 4: the follow-up request must still say it was asked for by a user.
+    assertThat(column(id, "manual_requested", Boolean.class)).isTrue();
+    assertThat(claimRound.claimDue()).isOne();
+    assertThat(requestsOfTenant())
+        .filteredOn(r -> r.getSourceId().equals(id.toString()))
+        .singleElement()
+        .satisfies(r -> assertThat(r.getManual()).isTrue());
     assertThat(column(id, "manual_requested", Boolean.class)).isFalse();
   }
 
