@@ -29,13 +29,15 @@ public class DueSourceClaimer {
   private static final String SET =
       """
       SET epoch = s.epoch + 1, lease_until = :leaseEnd, next_due_at = :leaseEnd,
-          claimed_due_at = due.next_due_at, manual_requested = false, updated_at = :now
+          claimed_due_at = due.next_due_at, claimed_window_end = due.window_end,
+          manual_requested = false, updated_at = :now
       """;
 
   private static final String CLAIM_DUE =
       """
       WITH due AS (
-        SELECT id, next_due_at, manual_requested FROM scheduler.sources
+        SELECT id, next_due_at, NULL::timestamptz AS window_end, manual_requested
+        FROM scheduler.sources
         WHERE enabled AND next_due_at <= :now
         ORDER BY priority DESC, next_due_at
         LIMIT :limit
@@ -50,7 +52,9 @@ public class DueSourceClaimer {
   private static final String CLAIM_IDS =
       """
       WITH due AS (
-        SELECT id, :windowEnd::timestamptz AS next_due_at, manual_requested FROM scheduler.sources
+        SELECT id, :windowEnd::timestamptz AS next_due_at, :windowEnd::timestamptz AS window_end,
+               manual_requested
+        FROM scheduler.sources
         WHERE id IN (:ids) AND enabled AND (lease_until IS NULL OR lease_until <= :now)
         FOR UPDATE SKIP LOCKED
       )

@@ -89,19 +89,21 @@ public class OutcomeApplier {
     }
     Instant now = clock.instant();
     Instant at = event.getFinishedAt();
+    // ADR 0003: a batch run's fetch happened, logically, at the run's window_end.
+    Instant fetchedAt = row.claimedWindowEnd() != null ? row.claimedWindowEnd() : at;
     Outcome outcome;
     String cursor = row.cursorJson();
     int misses = row.consecutiveMisses();
     Instant retryAfter = null;
     switch (event.getStatus()) {
       case ok, partial -> {
-        outcome = new Outcome.Success(at);
-        cursor = Cursors.afterSuccess(row.cursorJson(), event.getCursor(), at);
+        outcome = new Outcome.Success(fetchedAt);
+        cursor = Cursors.afterSuccess(row.cursorJson(), event.getCursor(), fetchedAt);
         misses = 0;
       }
       case not_modified -> {
-        outcome = new Outcome.NotModified(at);
-        cursor = Cursors.afterSuccess(row.cursorJson(), null, at);
+        outcome = new Outcome.NotModified(fetchedAt);
+        cursor = Cursors.afterSuccess(row.cursorJson(), null, fetchedAt);
         misses = 0;
       }
       case expired -> outcome = null;

@@ -35,7 +35,8 @@ public record ScheduleRow(
     Long publishIntervalAvgMs,
     List<Instant> recentPublishedAt,
     Double changeRate,
-    Instant statsUpdatedAt) {
+    Instant statsUpdatedAt,
+    Instant claimedWindowEnd) {
 
   /** Select list for {@code scheduler.sources s JOIN scheduler.tenants t}. */
   public static final String COLUMNS =
@@ -45,7 +46,7 @@ public record ScheduleRow(
       s.retry_after, s.consecutive_misses, s.consecutive_empty, s.window_fetches,
       s.avg_signal_yield, s.dominant_signal_type, s.type_counts::text AS type_counts,
       s.median_days_to_event, s.publish_interval_avg_ms, s.recent_published_at, s.change_rate,
-      s.stats_updated_at
+      s.stats_updated_at, s.claimed_window_end
       """;
 
   /** Maps a row selected with {@link #COLUMNS}. */
@@ -72,7 +73,8 @@ public record ScheduleRow(
         nullableLong(rs, "publish_interval_avg_ms"),
         instants(rs.getArray("recent_published_at")),
         nullableDouble(rs, "change_rate"),
-        instant(rs, "stats_updated_at"));
+        instant(rs, "stats_updated_at"),
+        instant(rs, "claimed_window_end"));
   }
 
   /** A nullable {@code timestamptz} column as an instant. */

@@ -2,8 +2,13 @@ package io.freshet.scheduler.runs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.freshet.scheduler.claims.ClaimRound;
+import io.freshet.scheduler.outcomes.OutcomeApplier;
 import io.freshet.scheduler.testing.SchedulerItSupport;
+import io.freshet.scheduler.testing.TestEvents;
+import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
+import io.freshet.schemas.avro.FetchStatus;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** ADR 0009's batch run: due-ness judged at the run's windowEnd, through the API. */
@@ -20,6 +26,9 @@ class BatchRunIT extends SchedulerItSupport {
   private static final String HOURLY = "{\"cadence\":{\"mode\":\"interval\",\"every_minutes\":60}}";
 
   @LocalServerPort int port;
+  @Autowired BatchRunService runs;
+  @Autowired OutcomeApplier outcomes;
+  @Autowired ClaimRound claimRound;
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Test
@@ -72,6 +81,42 @@ class BatchRunIT extends SchedulerItSupport {
     assertThat(column(fetchedHalfAnHourBefore, "epoch", Long.class)).isZero();
     assertThat(column(fetchedHalfAnHourBefore, "cursor_json::text", String.class))
         .contains(windowEnd.minus(Duration.ofMinutes(30)).toString());
+  }
+
+  @Test
+  void hourlyRunsFetchAnHourlySourceInEveryRunNotEverySecondOne() {
+    // Issue 7, defect 11: last_fetch_at was the fetch's finish time, a little after the run's
+    // window_end, so the next hourly run judged the source 59 minutes old and skipped it.
+    Instant first =
+        Instant.now().minus(Duration.ofHours(2)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    UUID id =
+        source()
+            .config(HOURLY)
+            .cursor(lastFetch(first.minus(Duration.ofHours(1))))
+            .nextDueAt(Instant.now().plus(Duration.ofDays(1)))
+            .insert();
+
+    assertThat(runs.run(first, tenant).requested()).isOne();
+    FetchCompleted done = TestEvents.completed(id, 1, FetchStatus.ok);
+    done.setStartedAt(first.plusSeconds(5));
+    done.setFinishedAt(first.plusSeconds(40));
+    assertThat(outcomes.apply(done)).isEqualTo(OutcomeApplier.Result.APPLIED);
+
+    assertThat(column(id, "cursor_json->>'last_fetch_at'", String.class))
+        .isEqualTo(first.toString());
+    assertThat(runs.run(first.plus(Duration.ofHours(1)), tenant).requested()).isOne();
+  }
+
+  @Test
+  void aScheduledFetchStillRecordsItsFinishTime() {
+    UUID id = source().config(HOURLY).insert();
+    assertThat(claimRound.claimDue()).isOne();
+    FetchCompleted done = TestEvents.completed(id, 1, FetchStatus.ok);
+
+    outcomes.apply(done);
+
+    assertThat(column(id, "cursor_json->>'last_fetch_at'", String.class))
+        .isEqualTo(done.getFinishedAt().toString());
   }
 
   @Test

@@ -39,7 +39,8 @@ class SnapshotMapperTest {
             3_600_000L,
             List.of(published),
             0.7,
-            Instant.now());
+            Instant.now(),
+            null);
 
     var s = SnapshotMapper.snapshot(row);
 
