@@ -120,6 +120,23 @@ class BatchRunIT extends SchedulerItSupport {
   }
 
   @Test
+  void aRunWithAnUnknownFieldOrTenantIsRefusedAndRequestsNothing() throws Exception {
+    // Issue 7, defect 2: "tenantId" was ignored and the run went over every tenant.
+    source().config(HOURLY).insert();
+    String windowEnd = Instant.now().minusSeconds(60).toString();
+
+    var camel = post("{\"window_end\":\"" + windowEnd + "\",\"tenantId\":\"batch\"}", "it-token");
+    var unknownTenant =
+        post("{\"window_end\":\"" + windowEnd + "\",\"tenant_id\":\"no-such\"}", "it-token");
+
+    assertThat(camel.statusCode()).isEqualTo(400);
+    assertThat(camel.body()).contains("tenantId");
+    assertThat(unknownTenant.statusCode()).isEqualTo(404);
+    assertThat(unknownTenant.body()).contains("no-such");
+    assertThat(requestsOfTenant()).isEmpty();
+  }
+
+  @Test
   void aRunWithoutAValidWindowEndIsRefusedWithTheReason() throws Exception {
     var missing = post("{}", "it-token");
     var malformed = post("{\"window_end\":\"yesterday\"}", "it-token");
