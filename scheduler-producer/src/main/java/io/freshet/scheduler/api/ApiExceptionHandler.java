@@ -37,6 +37,32 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     return ApiError.response(e.status(), e.messages());
   }
 
+  /**
+   * PostgreSQL unreachable: 503 as soon as the pool gives up (its connection timeout), with a hint
+   * to retry, and one log line per failed request instead of a stack trace.
+   */
+  @ExceptionHandler({
+    org.springframework.dao.DataAccessResourceFailureException.class,
+    org.springframework.transaction.CannotCreateTransactionException.class
+  })
+  ResponseEntity<ApiError> databaseUnavailable(Exception e) {
+    log.warn("request failed: database unavailable ({})", rootCause(e));
+    return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+        .header(HttpHeaders.RETRY_AFTER, "5")
+        .body(
+            ApiError.of(
+                HttpStatus.SERVICE_UNAVAILABLE,
+                List.of("database unavailable; retry in a few seconds")));
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+
   @ExceptionHandler(Exception.class)
   ResponseEntity<ApiError> unexpected(Exception e) {
     log.error("request failed", e);
