@@ -39,6 +39,14 @@ class ApiConfig {
   }
 
   @Bean
+  FilterRegistrationBean<NulCharacterFilter> nulCharacterFilter() {
+    var registration = new FilterRegistrationBean<>(new NulCharacterFilter());
+    registration.addUrlPatterns("/*");
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
+    return registration;
+  }
+
+  @Bean
   OpenAPI freshetOpenApi() {
     return new OpenAPI()
         .info(

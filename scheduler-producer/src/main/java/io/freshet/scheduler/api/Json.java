@@ -31,11 +31,49 @@ final class Json {
     if (text == null || text.isBlank()) {
       throw ApiException.badRequest(what + ": is empty; expected a JSON object");
     }
+    JsonNode node;
     try {
-      return MAPPER.readTree(text);
+      node = MAPPER.readTree(text);
     } catch (JacksonException e) {
       throw ApiException.badRequest(what + ": " + describe(e, true));
     }
+    String nul = findNul(node, "");
+    if (nul != null) {
+      throw ApiException.badRequest(
+          what + ": " + (nul.isEmpty() ? "" : nul + ": ") + NulCharacterFilter.MESSAGE);
+    }
+    return node;
+  }
+
+  /**
+   * The JSON pointer of the first name or string value holding U+0000 (PostgreSQL cannot store it),
+   * or null when there is none.
+   */
+  private static String findNul(JsonNode node, String path) {
+    if (node.isString()) {
+      return node.asString().indexOf('\0') >= 0 ? path : null;
+    }
+    if (node.isObject()) {
+      for (var e : node.properties()) {
+        String child = path + "/" + e.getKey().replace('\0', '?');
+        if (e.getKey().indexOf('\0') >= 0) {
+          return child;
+        }
+        String found = findNul(e.getValue(), child);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        String found = findNul(node.get(i), path + "/" + i);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
   }
 
   /**

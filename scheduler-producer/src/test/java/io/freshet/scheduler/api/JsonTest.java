@@ -33,4 +33,18 @@ class JsonTest {
     assertThatThrownBy(() -> Json.parse("  ", "line 4"))
         .hasMessageContaining("line 4: is empty; expected a JSON object");
   }
+
+  @Test
+  void aNulCharacterAnywhereInTheDocumentIsRefusedWithItsPath() {
+    // Issue 7, defect 7: PostgreSQL cannot store U+0000; it used to end in a 500.
+    assertThatThrownBy(
+            () -> Json.parse("{\"config\": {\"tags\": [\"ok\", \"a\\u0000b\"]}}", "body"))
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e ->
+                assertThat(e.messages())
+                    .containsExactly("body: /config/tags/1: " + NulCharacterFilter.MESSAGE));
+    assertThatThrownBy(() -> Json.parse("{\"na\\u0000me\": 1}", "line 2"))
+        .hasMessageContaining("line 2: /na?me: contains a NUL character");
+  }
 }

@@ -30,6 +30,25 @@ class SourceValidationIT {
   }
 
   @Test
+  void aNulCharacterInABodyOrAQueryParameterIsA400NotA500() {
+    // Issue 7, defect 7.
+    ApiClient.Response body =
+        api.post(
+            "/sources",
+            """
+            {"tenant_id": "%s", "name": "a\\u0000b", "connector": "feed",
+             "url": "https://example.org/feed"}
+            """
+                .formatted(tenant));
+    ApiClient.Response query = api.get("/sources?q=x%00y");
+
+    assertThat(body.status()).isEqualTo(400);
+    assertThat(body.messages()).singleElement().asString().contains("/name").contains("NUL");
+    assertThat(query.status()).isEqualTo(400);
+    assertThat(query.messages()).singleElement().asString().contains("query parameter q");
+  }
+
+  @Test
   void everyBadFieldGetsOneMessageAndNothingIsStored() {
     ApiClient.Response r =
         api.post(
