@@ -1,6 +1,7 @@
 package io.freshet.sink.ingest;
 
 import io.freshet.schemas.avro.ContentFetched;
+import io.freshet.schemas.serde.DeserializationFailures;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.sink.config.SinkProperties;
 import io.micrometer.core.instrument.Counter;
@@ -98,14 +99,8 @@ class ContentFetchedListener {
   }
 
   private static String describe(ConsumerRecord<?, ?> record, Exception e) {
-    return "topic "
-        + record.topic()
-        + " partition "
-        + record.partition()
-        + " offset "
-        + record.offset()
-        + ": "
-        + e.getMessage();
+    return DeserializationFailures.describe(
+        record.topic(), record.partition(), record.offset(), e.getMessage());
   }
 
   private record Rejected(ConsumerRecord<String, byte[]> record, String reason) {}

@@ -1,5 +1,6 @@
 package io.freshet.scheduler.config;
 
+import io.freshet.schemas.serde.DeserializationFailures;
 import io.freshet.schemas.topic.Topic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.SerializationException;
@@ -23,14 +24,8 @@ public final class RecordDecoder<V> {
       return deserializer.deserialize(record.topic(), record.headers(), record.value());
     } catch (SerializationException e) {
       throw new PoisonRecordException(
-          "topic "
-              + record.topic()
-              + " partition "
-              + record.partition()
-              + " offset "
-              + record.offset()
-              + ": "
-              + e.getMessage(),
+          DeserializationFailures.describe(
+              record.topic(), record.partition(), record.offset(), e.getMessage()),
           e);
     }
   }

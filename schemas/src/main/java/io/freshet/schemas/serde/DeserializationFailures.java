@@ -13,13 +13,15 @@ public final class DeserializationFailures {
    */
   public static String describe(RecordDeserializationException e) {
     Throwable cause = e.getCause() != null ? e.getCause() : e;
-    return "topic "
-        + e.topicPartition().topic()
-        + " partition "
-        + e.topicPartition().partition()
-        + " offset "
-        + e.offset()
-        + ": "
-        + cause.getMessage();
+    return describe(
+        e.topicPartition().topic(), e.topicPartition().partition(), e.offset(), cause.getMessage());
+  }
+
+  /**
+   * The same line for a record a listener could not use (it decodes the raw bytes itself, or the
+   * decoded value fails validation): {@code topic T partition P offset O: reason}.
+   */
+  public static String describe(String topic, int partition, long offset, String reason) {
+    return "topic " + topic + " partition " + partition + " offset " + offset + ": " + reason;
   }
 }
