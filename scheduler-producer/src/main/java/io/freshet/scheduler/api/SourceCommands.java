@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What the source endpoints do: validation, the tenant's source limit, sealing credentials, and
@@ -102,7 +103,7 @@ class SourceCommands {
 
   SourceView update(UUID id, JsonNode body) {
     SourceRow current = find(id);
-    SourceValidator.Checked checked = validator.validate(body, null, false);
+    SourceValidator.Checked checked = validator.validate(mergedOnto(current, body), null, false);
     List<String> errors = new ArrayList<>(checked.errors());
     if (checked.ok()
         && checked.input().tenantId() != null
@@ -140,6 +141,29 @@ class SourceCommands {
     }
     reschedule(id);
     return view(id);
+  }
+
+  /**
+   * An update changes only the fields the request names (issue 7, defect 5): the stored source's
+   * editable fields, with the request's top-level fields laid over them. A named field replaces the
+   * stored one whole ({@code config} included); credentials stay unless named.
+   */
+  private static JsonNode mergedOnto(SourceRow current, JsonNode body) {
+    if (body == null || !body.isObject()) {
+      return body; // the validator says why
+    }
+    ObjectNode merged = Json.MAPPER.createObjectNode();
+    merged.put("name", current.name());
+    merged.put("connector", current.connector().wireName());
+    merged.put("url", current.url());
+    if (current.category() != null) {
+      merged.put("category", current.category());
+    }
+    merged.put("priority", current.priority());
+    merged.put("enabled", current.enabled());
+    merged.set("config", Json.read(current.configJson()));
+    body.properties().forEach(e -> merged.set(e.getKey(), e.getValue()));
+    return merged;
   }
 
   SourceView setEnabled(UUID id, boolean enabled) {

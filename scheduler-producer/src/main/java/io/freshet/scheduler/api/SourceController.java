@@ -120,8 +120,8 @@ class SourceController {
 
   @Operation(
       summary =
-          "Replace a source's editable fields; credentials are kept unless given (null removes"
-              + " them)",
+          "Update the fields the body names; every field it does not name keeps its stored value"
+              + " (credentials too; \"credentials\": null removes them)",
       requestBody =
           @io.swagger.v3.oas.annotations.parameters.RequestBody(
               required = true,

@@ -231,7 +231,11 @@ class SourceApiIT {
     assertThat(replaced.json().get("cursor").isEmpty())
         .as("the old address's ETag must not be sent to the new one")
         .isTrue();
-    assertThat(replaced.json().get("category").isNull()).isTrue();
+    // Issue 7, defect 5: fields the request does not name are kept, not reset.
+    assertThat(replaced.json().get("category").stringValue()).isEqualTo("rss");
+    assertThat(replaced.json().get("priority").intValue()).isEqualTo(-3);
+    assertThat(replaced.json().get("config").get("cadence").get("mode").stringValue())
+        .isEqualTo("always");
     assertThat(cipher.decrypt(storedCredentials(id))).isEqualTo("{\"password\":\"p2\"}");
     assertThat(
             jdbc.sql("SELECT host FROM scheduler.sources WHERE id = ?")
@@ -250,6 +254,27 @@ class SourceApiIT {
 
     assertThat(removed.json().get("has_credentials").booleanValue()).isFalse();
     assertThat(storedCredentials(id)).isNull();
+  }
+
+  @Test
+  void anUpdateThatDoesNotNameEnabledLeavesADisabledSourceDisabled() {
+    // Issue 7, defect 5: a disabled source came back enabled from a PUT without "enabled".
+    UUID id =
+        api.post(
+                "/sources",
+                """
+                {"tenant_id": "%s", "name": "Quiet", "connector": "feed",
+                 "url": "https://quiet.example.org/feed", "enabled": false}
+                """
+                    .formatted(tenant))
+            .id();
+
+    ApiClient.Response r = api.put("/sources/" + id, "{\"name\": \"Still quiet\"}");
+
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.json().get("name").stringValue()).isEqualTo("Still quiet");
+    assertThat(r.json().get("enabled").booleanValue()).isFalse();
+    assertThat(r.json().get("url").stringValue()).isEqualTo("https://quiet.example.org/feed");
   }
 
   @Test
