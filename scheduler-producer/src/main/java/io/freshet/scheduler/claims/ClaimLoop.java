@@ -1,6 +1,9 @@
 package io.freshet.scheduler.claims;
 
 import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.scheduler.support.OutageLog;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +25,13 @@ class ClaimLoop implements SmartLifecycle {
   private final SchedulerProperties props;
   private final java.util.List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile boolean running;
+  // Shared by the claim threads: an outage is one line for the instance, not one per thread.
+  private final OutageLog outage;
 
-  ClaimLoop(ClaimRound round, SchedulerProperties props) {
+  ClaimLoop(ClaimRound round, SchedulerProperties props, Clock clock) {
     this.round = round;
     this.props = props;
+    this.outage = new OutageLog(log, "claim rounds", clock, Duration.ofMinutes(1));
   }
 
   @Override
@@ -44,11 +50,12 @@ class ClaimLoop implements SmartLifecycle {
     while (running) {
       try {
         int n = round.claimDue();
+        outage.succeeded();
         if (n < props.batchSize()) {
           pause();
         }
       } catch (RuntimeException e) {
-        log.warn("claim round failed, retrying in {}: {}", props.tick(), e.toString());
+        outage.failed(e);
         pause();
       }
     }

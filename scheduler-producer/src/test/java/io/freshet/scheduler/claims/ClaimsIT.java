@@ -181,7 +181,7 @@ class ClaimsIT extends SchedulerItSupport {
   @Test
   void theClaimLoopRequestsDueSourcesByItselfOnSeveralThreads() {
     UUID first = source().insert();
-    var loop = new ClaimLoop(claimRound, enabledLoop());
+    var loop = new ClaimLoop(claimRound, enabledLoop(), java.time.Clock.systemUTC());
     loop.start();
     try {
       await().atMost(Duration.ofSeconds(15)).until(() -> requestedSourceIds().contains(first));
@@ -198,7 +198,7 @@ class ClaimsIT extends SchedulerItSupport {
   @Test
   void theClaimLoopRidesOutADatabaseOutageAndClaimsWhenItIsBack() {
     UUID due = source().insert();
-    var loop = new ClaimLoop(claimRound, enabledLoop());
+    var loop = new ClaimLoop(claimRound, enabledLoop(), java.time.Clock.systemUTC());
     try {
       withDatabaseDown(
           () -> {
