@@ -43,7 +43,7 @@ public final class CadenceEngine {
   public CadenceEngine(CadenceDefaults defaults, Clock clock) {
     this.defaults = Objects.requireNonNull(defaults, "defaults");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.parser = new CadenceConfigParser(defaults);
+    this.parser = new CadenceConfigParser(defaults, clock);
   }
 
   /** An engine with Freshet's standard defaults. */

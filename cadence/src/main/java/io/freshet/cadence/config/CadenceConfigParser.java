@@ -54,9 +54,19 @@ public final class CadenceConfigParser {
       List.of("always", "interval", "cron", "feed_frequency", "signal_adaptive", "adaptive");
 
   private final CadenceDefaults defaults;
+  private final java.time.Clock clock;
 
+  /** A parser that judges "does this cron expression ever fire again?" on the system clock. */
   public CadenceConfigParser(CadenceDefaults defaults) {
+    this(defaults, java.time.Clock.systemUTC());
+  }
+
+  /**
+   * @param clock the present, for the one rule that needs it: a cron expression must fire again
+   */
+  public CadenceConfigParser(CadenceDefaults defaults, java.time.Clock clock) {
     this.defaults = Objects.requireNonNull(defaults, "defaults");
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   /** Parses the JSON text of the {@code cadence} object; null or blank gives the default. */
@@ -164,9 +174,17 @@ public final class CadenceConfigParser {
       return null;
     }
     try {
-      new CronParser(CronDefinitionBuilder.instanceDefinitionFor(flavor.cronType()))
-          .parse(expression)
-          .validate();
+      var cron =
+          new CronParser(CronDefinitionBuilder.instanceDefinitionFor(flavor.cronType()))
+              .parse(expression)
+              .validate();
+      // An expression that never fires (e.g. 0 0 31 2 *) would leave the source never due.
+      if (com.cronutils.model.time.ExecutionTime.forCron(cron)
+          .nextExecution(java.time.ZonedDateTime.now(clock.withZone(zone)))
+          .isEmpty()) {
+        f.error("expression", "'" + expression + "' never fires (no such date)");
+        return null;
+      }
     } catch (IllegalArgumentException e) {
       f.error(
           "expression",

@@ -38,6 +38,10 @@ final class SourceUrls {
       throw new IllegalArgumentException(
           "must not contain user:password@; put them in credentials, which are stored encrypted");
     }
+    if (uri.getPort() == 0 || uri.getPort() > 65535) {
+      throw new IllegalArgumentException(
+          "has port " + uri.getPort() + "; a port is a number from 1 to 65535");
+    }
     String host = uri.getHost();
     if (host == null) {
       // java.net.URI gives no host for names with '_' or non-ASCII letters: take the authority.

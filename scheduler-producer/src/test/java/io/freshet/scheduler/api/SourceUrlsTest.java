@@ -37,6 +37,16 @@ class SourceUrlsTest {
   }
 
   @Test
+  void rejectsAPortOutsideOneTo65535() {
+    // Issue 7, defect 12: port 99999 was accepted.
+    assertThatThrownBy(() -> SourceUrls.host("https://example.org:99999/feed"))
+        .hasMessage("has port 99999; a port is a number from 1 to 65535");
+    assertThatThrownBy(() -> SourceUrls.host("https://example.org:0/feed"))
+        .hasMessageContaining("port 0");
+    assertThat(SourceUrls.host("https://example.org:65535/feed")).isEqualTo("example.org");
+  }
+
+  @Test
   void rejectsUserInfoSoThatNoPasswordIsStoredInClear() {
     assertThatThrownBy(() -> SourceUrls.host("https://bob:hunter2@example.org/feed"))
         .hasMessageContaining("must not contain user:password@")
