@@ -131,6 +131,23 @@ class OutcomesIT extends SchedulerItSupport {
   }
 
   @Test
+  void aLateOutcomeIsAppliedUntilTheSourceIsClaimedAgainAndStaleAfter() {
+    UUID id =
+        source()
+            .config(HOURLY)
+            .cursor(OLD_CURSOR)
+            .claimed(1, Instant.now().minus(Duration.ofMinutes(1)))
+            .insert();
+
+    assertThat(applier.apply(completed(id, 1, FetchStatus.ok))).isEqualTo(Result.APPLIED);
+    assertThat(column(id, "cursor_json->>'etag'", String.class)).isEqualTo("\"new\"");
+
+    claimAgain(id, 2);
+    assertThat(applier.apply(completed(id, 1, FetchStatus.failed))).isEqualTo(Result.STALE);
+    assertThat(column(id, "consecutive_misses", Integer.class)).isZero();
+  }
+
+  @Test
   void consecutiveFailuresBackOffFurtherEachTime() {
     UUID id = claimedSource();
     applier.apply(completed(id, 1, FetchStatus.failed));
