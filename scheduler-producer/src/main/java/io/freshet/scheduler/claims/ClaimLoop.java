@@ -27,10 +27,21 @@ class ClaimLoop implements SmartLifecycle {
   private volatile boolean running;
   // Shared by the claim threads: an outage is one line for the instance, not one per thread.
   private final OutageLog outage;
+  private final Clock clock;
+  private volatile RoundResult lastRound;
+
+  /**
+   * How the latest claim round ended.
+   *
+   * @param at when it ended
+   * @param failure its root cause, or null when it worked
+   */
+  record RoundResult(java.time.Instant at, String failure) {}
 
   ClaimLoop(ClaimRound round, SchedulerProperties props, Clock clock) {
     this.round = round;
     this.props = props;
+    this.clock = clock;
     this.outage = new OutageLog(log, "claim rounds", clock, Duration.ofMinutes(1));
   }
 
@@ -50,11 +61,13 @@ class ClaimLoop implements SmartLifecycle {
     while (running) {
       try {
         int n = round.claimDue();
+        lastRound = new RoundResult(clock.instant(), null);
         outage.succeeded();
         if (n < props.batchSize()) {
           pause();
         }
       } catch (RuntimeException e) {
+        lastRound = new RoundResult(clock.instant(), OutageLog.rootCause(e));
         outage.failed(e);
         pause();
       }
@@ -82,6 +95,11 @@ class ClaimLoop implements SmartLifecycle {
       }
     }
     threads.clear();
+  }
+
+  /** The latest round's result; null before the first round or when claiming is disabled. */
+  RoundResult lastRound() {
+    return lastRound;
   }
 
   @Override

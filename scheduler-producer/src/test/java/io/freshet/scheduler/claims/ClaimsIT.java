@@ -27,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -199,6 +200,7 @@ class ClaimsIT extends SchedulerItSupport {
   void theClaimLoopRidesOutADatabaseOutageAndClaimsWhenItIsBack() {
     UUID due = source().insert();
     var loop = new ClaimLoop(claimRound, enabledLoop(), java.time.Clock.systemUTC());
+    var readiness = new ClaimsHealthIndicator(loop);
     try {
       withDatabaseDown(
           () -> {
@@ -207,8 +209,16 @@ class ClaimsIT extends SchedulerItSupport {
                 .during(Duration.ofSeconds(3))
                 .atMost(Duration.ofSeconds(5))
                 .until(loop::isRunning);
+            // Issue 7, defect 3: readiness stayed UP while every round failed.
+            await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> readiness.health().getStatus().equals(Status.DOWN));
+            assertThat(readiness.health().getDetails()).containsKey("failure");
           });
       await().atMost(Duration.ofSeconds(60)).until(() -> requestedSourceIds().contains(due));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> readiness.health().getStatus().equals(Status.UP));
     } finally {
       loop.stop();
     }
