@@ -2,6 +2,7 @@ package io.freshet.scheduler.claims;
 
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.support.OutageLog;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -38,10 +39,13 @@ class ClaimLoop implements SmartLifecycle {
    */
   record RoundResult(java.time.Instant at, String failure) {}
 
-  ClaimLoop(ClaimRound round, SchedulerProperties props, Clock clock) {
+  private final MeterRegistry meters;
+
+  ClaimLoop(ClaimRound round, SchedulerProperties props, Clock clock, MeterRegistry meters) {
     this.round = round;
     this.props = props;
     this.clock = clock;
+    this.meters = meters;
     this.outage = new OutageLog(log, "claim rounds", clock, Duration.ofMinutes(1));
   }
 
@@ -68,6 +72,7 @@ class ClaimLoop implements SmartLifecycle {
         }
       } catch (RuntimeException e) {
         lastRound = new RoundResult(clock.instant(), OutageLog.rootCause(e));
+        meters.counter("freshet.scheduler.claim.rounds.failed", "cause", causeName(e)).increment();
         outage.failed(e);
         pause();
       }
@@ -95,6 +100,15 @@ class ClaimLoop implements SmartLifecycle {
       }
     }
     threads.clear();
+  }
+
+  /** The innermost exception's simple class name: a small, stable set of metric tags. */
+  private static String causeName(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName();
   }
 
   /** The latest round's result; null before the first round or when claiming is disabled. */

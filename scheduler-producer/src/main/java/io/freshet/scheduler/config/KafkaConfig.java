@@ -85,13 +85,17 @@ class KafkaConfig {
   }
 
   @Bean
-  DefaultErrorHandler deadLetterErrorHandler(KafkaTemplate<String, byte[]> deadLetterTemplate) {
+  DefaultErrorHandler deadLetterErrorHandler(
+      KafkaTemplate<String, byte[]> deadLetterTemplate,
+      io.micrometer.core.instrument.MeterRegistry meters) {
     var recoverer =
         new DeadLetterPublishingRecoverer(
             deadLetterTemplate,
-            (record, e) ->
-                new org.apache.kafka.common.TopicPartition(
-                    record.topic() + Topic.DLQ_SUFFIX, record.partition()));
+            (record, e) -> {
+              meters.counter("freshet.scheduler.dead.letters", "topic", record.topic()).increment();
+              return new org.apache.kafka.common.TopicPartition(
+                  record.topic() + Topic.DLQ_SUFFIX, record.partition());
+            });
     // A record that cannot be decoded or names no valid source (PoisonRecordException) goes to
     // the DLQ at once, with the reason in its headers. Database and other infrastructure failures
     // are not the record's fault: the listener pauses and retries it until the database is back,

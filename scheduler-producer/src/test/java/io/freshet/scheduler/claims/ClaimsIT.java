@@ -36,6 +36,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 class ClaimsIT extends SchedulerItSupport {
 
   @Autowired ClaimRound claimRound;
+  @Autowired io.micrometer.core.instrument.MeterRegistry meters;
   @Autowired DueSourceClaimer claimer;
   @Autowired FetchRequestPublisher publisher;
   @Autowired TransactionTemplate tx;
@@ -182,7 +183,7 @@ class ClaimsIT extends SchedulerItSupport {
   @Test
   void theClaimLoopRequestsDueSourcesByItselfOnSeveralThreads() {
     UUID first = source().insert();
-    var loop = new ClaimLoop(claimRound, enabledLoop(), java.time.Clock.systemUTC());
+    var loop = new ClaimLoop(claimRound, enabledLoop(), java.time.Clock.systemUTC(), meters);
     loop.start();
     try {
       await().atMost(Duration.ofSeconds(15)).until(() -> requestedSourceIds().contains(first));
@@ -199,7 +200,7 @@ class ClaimsIT extends SchedulerItSupport {
   @Test
   void theClaimLoopRidesOutADatabaseOutageAndClaimsWhenItIsBack() {
     UUID due = source().insert();
-    var loop = new ClaimLoop(claimRound, enabledLoop(), java.time.Clock.systemUTC());
+    var loop = new ClaimLoop(claimRound, enabledLoop(), java.time.Clock.systemUTC(), meters);
     var readiness = new ClaimsHealthIndicator(loop);
     try {
       withDatabaseDown(
@@ -223,6 +224,9 @@ class ClaimsIT extends SchedulerItSupport {
       loop.stop();
     }
     assertThat(column(due, "epoch", Long.class)).isOne();
+    assertThat(meters.find("freshet.scheduler.claim.rounds.failed").counters())
+        .isNotEmpty()
+        .allSatisfy(c -> assertThat(c.getId().getTag("cause")).isNotBlank());
   }
 
   @Test

@@ -39,6 +39,7 @@ class OutcomesIT extends SchedulerItSupport {
 
   @Autowired OutcomeApplier applier;
   @Autowired StatsApplier stats;
+  @Autowired io.micrometer.core.instrument.MeterRegistry meters;
   @Autowired io.freshet.scheduler.claims.ClaimRound claimRound;
 
   @Test
@@ -237,6 +238,13 @@ class OutcomesIT extends SchedulerItSupport {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> dlqContains(topics.fetchCompleted().dlqName(), marker));
+    assertThat(
+            meters
+                .get("freshet.scheduler.dead.letters")
+                .tag("topic", topics.fetchCompleted().name())
+                .counter()
+                .count())
+        .isGreaterThanOrEqualTo(1.0);
   }
 
   @Test
