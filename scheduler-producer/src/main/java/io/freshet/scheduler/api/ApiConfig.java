@@ -3,11 +3,9 @@ package io.freshet.scheduler.api;
 import io.freshet.schemas.crypto.CredentialCipher;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
-import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
-import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -31,7 +29,10 @@ class ApiConfig {
 
   @Bean
   FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(ApiProperties props) {
-    var registration = new FilterRegistrationBean<>(new BearerTokenFilter(props.token()));
+    var registration =
+        new FilterRegistrationBean<>(
+            new BearerTokenFilter(
+                props.token(), props.readToken(), new ApiErrorWriter(Json.MAPPER)));
     registration.addUrlPatterns("/*");
     // before anything reads the body or dispatches
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
@@ -40,7 +41,8 @@ class ApiConfig {
 
   @Bean
   FilterRegistrationBean<NulCharacterFilter> nulCharacterFilter() {
-    var registration = new FilterRegistrationBean<>(new NulCharacterFilter());
+    var registration =
+        new FilterRegistrationBean<>(new NulCharacterFilter(new ApiErrorWriter(Json.MAPPER)));
     registration.addUrlPatterns("/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
     return registration;
@@ -55,9 +57,16 @@ class ApiConfig {
                 .version("v1")
                 .description(
                     "Sources and tenants of the Freshet scheduler. Every source is fetched by"
-                        + " the fetch-worker when due; its cadence lives in config.cadence. Reads"
-                        + " are open; every write needs Authorization: Bearer <token>. Errors"
-                        + " are {status, error, messages} with one message per bad field."))
+                        + " the fetch-worker when due; its cadence lives in config.cadence. Every"
+                        + " call needs Authorization: Bearer <token>: reads (GET, HEAD) accept"
+                        + " the read-only token (freshet.api.read-token) or the write token"
+                        + " (freshet.api.token), writes only the write token. Put secrets (API"
+                        + " keys, passwords, header values) in credentials, which are sealed and"
+                        + " never shown: query parameters of url and config values with"
+                        + " secret-looking names (token, secret, password, key, auth, sig,"
+                        + " session, cookie, …) are shown as *** and a write that sends *** back"
+                        + " there is refused. Errors are {status, error, messages} with one"
+                        + " message per bad field."))
         .components(
             new Components()
                 .addSecuritySchemes(
@@ -65,28 +74,9 @@ class ApiConfig {
                     new SecurityScheme()
                         .type(SecurityScheme.Type.HTTP)
                         .scheme("bearer")
-                        .description("freshet.api.token")));
-  }
-
-  /** Marks every operation but GET as needing the bearer token. */
-  @Bean
-  OpenApiCustomizer bearerOnWrites() {
-    return openApi -> {
-      if (openApi.getPaths() == null) {
-        return;
-      }
-      openApi
-          .getPaths()
-          .values()
-          .forEach(
-              item ->
-                  item.readOperationsMap()
-                      .forEach(
-                          (method, operation) -> {
-                            if (method != PathItem.HttpMethod.GET) {
-                              operation.addSecurityItem(new SecurityRequirement().addList(BEARER));
-                            }
-                          }));
-    };
+                        .description(
+                            "freshet.api.token (reads and writes) or freshet.api.read-token"
+                                + " (reads only)")))
+        .addSecurityItem(new SecurityRequirement().addList(BEARER));
   }
 }

@@ -16,7 +16,9 @@ import org.springframework.validation.annotation.Validated;
  * environment, e.g. {@code FRESHET_API_TOKEN}).
  *
  * @param token bearer token every write request (any method but GET, HEAD and OPTIONS) must
- *     present; required — the service does not start without one
+ *     present, and which reads accept too; required — the service does not start without one
+ * @param readToken optional read-only bearer token that GET and HEAD accept (for dashboards and
+ *     other readers that must not write); empty: reads need {@code token}
  * @param maxSources default source limit per tier; a tenant's own {@code max_sources} overrides it
  * @param maxPageSize largest {@code size} of one page of the source list
  * @param maxBodySize largest JSON body of a single-source or tenant request
@@ -32,6 +34,7 @@ public record ApiProperties(
                 "must be set (FRESHET_API_TOKEN): writes to /sources, /tenants and /runs need a"
                     + " bearer token")
         String token,
+    @DefaultValue("") String readToken,
     @Valid @NotNull @DefaultValue TierLimits maxSources,
     @Min(1) @Max(10_000) @DefaultValue("500") int maxPageSize,
     @NotNull @DefaultValue("1MB") DataSize maxBodySize,

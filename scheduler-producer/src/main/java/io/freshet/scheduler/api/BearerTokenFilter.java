@@ -12,34 +12,42 @@ import java.util.List;
 import java.util.Set;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Guards writes: every request other than GET, HEAD and OPTIONS must carry {@code Authorization:
- * Bearer <freshet.api.token>}, except under {@code /actuator} and {@code /v3/api-docs}. Deny by
- * default, so a write endpoint added later (e.g. under {@code /runs}) is protected without a change
- * here. The token is compared in constant time (as SHA-256 digests, so even its length does not
- * leak).
+ * Guards the API: a read (GET, HEAD) needs {@code Authorization: Bearer <token>} with the read-only
+ * token ({@code freshet.api.read-token}) or the write token ({@code freshet.api.token}); any other
+ * method needs the write token (401 without a valid token, 403 for the read-only token). Open: CORS
+ * preflights (OPTIONS), {@code /actuator} (health probes and metrics) and {@code /v3/api-docs}.
+ * Deny by default, so an endpoint added later is protected without a change here. Tokens are
+ * compared in constant time (as SHA-256 digests, so even their length does not leak).
  */
 final class BearerTokenFilter extends OncePerRequestFilter {
 
-  private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+  private static final Set<String> READS = Set.of("GET", "HEAD");
   private static final List<String> OPEN_PREFIXES = List.of("/actuator", "/v3/api-docs");
   private static final String SCHEME = "Bearer ";
 
-  private final byte[] expected;
+  private final byte[] write;
+  private final byte[] read;
+  private final ApiErrorWriter errors;
 
-  BearerTokenFilter(String token) {
-    if (token == null || token.isBlank()) {
+  /**
+   * @param writeToken required
+   * @param readToken optional (null or blank: reads need the write token)
+   */
+  BearerTokenFilter(String writeToken, String readToken, ApiErrorWriter errors) {
+    if (writeToken == null || writeToken.isBlank()) {
       throw new IllegalArgumentException("freshet.api.token must be set");
     }
-    this.expected = digest(token);
+    this.write = digest(writeToken);
+    this.read = readToken == null || readToken.isBlank() ? null : digest(readToken);
+    this.errors = errors;
   }
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    if (READS.contains(request.getMethod())) {
+    if (request.getMethod().equals("OPTIONS")) {
       return true;
     }
     // The container's decoded and normalised path (not the raw URI): "/actuator/../sources" is
@@ -53,27 +61,40 @@ final class BearerTokenFilter extends OncePerRequestFilter {
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
+    boolean isRead = READS.contains(request.getMethod());
     String header = request.getHeader(HttpHeaders.AUTHORIZATION);
     if (header == null || !header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
-      reject(response, "missing bearer token: send Authorization: Bearer <token> for writes");
+      reject(
+          response,
+          HttpStatus.UNAUTHORIZED,
+          isRead
+              ? "missing bearer token: send Authorization: Bearer <read or write token>"
+              : "missing bearer token: send Authorization: Bearer <token> for writes");
       return;
     }
-    String presented = header.substring(SCHEME.length()).strip();
-    if (!MessageDigest.isEqual(expected, digest(presented))) {
-      reject(response, "invalid bearer token");
-      return;
+    byte[] presented = digest(header.substring(SCHEME.length()).strip());
+    if (MessageDigest.isEqual(write, presented)) {
+      chain.doFilter(request, response);
+    } else if (read != null && MessageDigest.isEqual(read, presented)) {
+      if (isRead) {
+        chain.doFilter(request, response);
+      } else {
+        reject(
+            response,
+            HttpStatus.FORBIDDEN,
+            "the read-only token cannot write; writes need freshet.api.token");
+      }
+    } else {
+      reject(response, HttpStatus.UNAUTHORIZED, "invalid bearer token");
     }
-    chain.doFilter(request, response);
   }
 
-  private static void reject(HttpServletResponse response, String message) throws IOException {
-    response.setStatus(HttpStatus.UNAUTHORIZED.value());
-    response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-    response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-    byte[] body =
-        Json.MAPPER.writeValueAsBytes(ApiError.of(HttpStatus.UNAUTHORIZED, List.of(message)));
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
+  private void reject(HttpServletResponse response, HttpStatus status, String message)
+      throws IOException {
+    if (status == HttpStatus.UNAUTHORIZED) {
+      response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+    }
+    errors.write(response, status, message);
   }
 
   private static byte[] digest(String token) {

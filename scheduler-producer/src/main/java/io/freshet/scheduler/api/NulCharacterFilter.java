@@ -5,10 +5,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -20,6 +18,12 @@ final class NulCharacterFilter extends OncePerRequestFilter {
 
   static final String MESSAGE = "contains a NUL character (U+0000), which is not allowed";
 
+  private final ApiErrorWriter errors;
+
+  NulCharacterFilter(ApiErrorWriter errors) {
+    this.errors = errors;
+  }
+
   @Override
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -30,19 +34,13 @@ final class NulCharacterFilter extends OncePerRequestFilter {
         bad |= v != null && v.indexOf('\0') >= 0;
       }
       if (bad) {
-        reject(response, "query parameter " + p.getKey().replace('\0', '?') + ": " + MESSAGE);
+        errors.write(
+            response,
+            HttpStatus.BAD_REQUEST,
+            "query parameter " + p.getKey().replace('\0', '?') + ": " + MESSAGE);
         return;
       }
     }
     chain.doFilter(request, response);
-  }
-
-  private static void reject(HttpServletResponse response, String message) throws IOException {
-    response.setStatus(HttpStatus.BAD_REQUEST.value());
-    response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-    byte[] body =
-        Json.MAPPER.writeValueAsBytes(ApiError.of(HttpStatus.BAD_REQUEST, List.of(message)));
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
   }
 }

@@ -89,6 +89,8 @@ final class SourceValidator {
     boolean enabled = enabled(body.get("enabled"), errors);
     JsonNode config = config(body.get("config"), errors);
     JsonNode credentials = body.get("credentials");
+    // GET-then-PUT must not store the mask the API shows in place of a secret
+    errors.addAll(SecretRedactor.maskedFields(url, config));
     if (!errors.isEmpty()) {
       return new Checked(null, errors);
     }

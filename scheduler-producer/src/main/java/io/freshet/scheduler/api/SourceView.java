@@ -10,10 +10,10 @@ import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A source as the API shows it. Credentials never appear, only whether there are some; the cursor
- * has its secret-looking values masked ({@link CursorRedactor}). Absent values are shown as null.
- * Field names are snake_case ({@code @JsonProperty}, which Jackson 3 and the OpenAPI generator both
- * read).
+ * A source as the API shows it. Credentials never appear, only whether there are some; the url,
+ * config and cursor have their secret-looking values masked ({@link SecretRedactor}). Absent values
+ * are shown as null. Field names are snake_case ({@code @JsonProperty}, which Jackson 3 and the
+ * OpenAPI generator both read).
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record SourceView(
@@ -74,13 +74,13 @@ public record SourceView(
         row.tenantId(),
         row.name(),
         row.connector().wireName(),
-        row.url(),
+        SecretRedactor.redactUrl(row.url()),
         row.category(),
         row.priority(),
         row.enabled(),
-        Json.read(row.configJson()),
+        SecretRedactor.redact(Json.read(row.configJson())),
         row.hasCredentials(),
-        CursorRedactor.redact(cursor),
+        SecretRedactor.redact(cursor),
         new ScheduleView(
             s.nextDueAt(),
             s.leaseUntil(),

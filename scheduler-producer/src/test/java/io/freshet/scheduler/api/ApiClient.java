@@ -15,6 +15,7 @@ import tools.jackson.databind.JsonNode;
 final class ApiClient {
 
   static final String TOKEN = "it-token";
+  static final String READ_TOKEN = "it-read-token";
   static final String JSON = "application/json";
 
   private final HttpClient http = HttpClient.newHttpClient();
@@ -40,7 +41,7 @@ final class ApiClient {
   }
 
   Response get(String path) {
-    return send("GET", path, null, null, null);
+    return send("GET", path, null, null, READ_TOKEN);
   }
 
   Response post(String path, String json) {

@@ -10,7 +10,8 @@ import org.springframework.mock.web.MockHttpServletResponse;
 
 class BearerTokenFilterTest {
 
-  private final BearerTokenFilter filter = new BearerTokenFilter("s3cret");
+  private final BearerTokenFilter filter =
+      new BearerTokenFilter("s3cret", "r3ad", new ApiErrorWriter(Json.MAPPER));
 
   private MockHttpServletResponse run(String method, String path, String authorization)
       throws Exception {
@@ -43,11 +44,42 @@ class BearerTokenFilterTest {
   }
 
   @Test
-  void readsAndTheOpenPathsNeedNoToken() throws Exception {
-    assertThat(run("GET", "/sources", null).getStatus()).isEqualTo(200);
-    assertThat(run("HEAD", "/sources", null).getStatus()).isEqualTo(200);
-    assertThat(run("POST", "/actuator/refresh", null).getStatus()).isEqualTo(200);
-    assertThat(run("POST", "/v3/api-docs", null).getStatus()).isEqualTo(200);
+  void readsNeedTheReadOrTheWriteToken() throws Exception {
+    for (String method : new String[] {"GET", "HEAD"}) {
+      assertThat(run(method, "/sources", null).getStatus()).isEqualTo(401);
+      assertThat(run(method, "/sources", "Bearer nope").getStatus()).isEqualTo(401);
+      assertThat(run(method, "/sources", "Bearer r3ad").getStatus()).isEqualTo(200);
+      assertThat(run(method, "/tenants/x", "Bearer s3cret").getStatus()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void theReadTokenCannotWrite() throws Exception {
+    MockHttpServletResponse response = run("POST", "/sources", "Bearer r3ad");
+
+    assertThat(response.getStatus()).isEqualTo(403);
+    assertThat(response.getContentAsString()).contains("read-only token cannot write");
+  }
+
+  @Test
+  void withoutAReadTokenReadsNeedTheWriteToken() throws Exception {
+    var writeOnly = new BearerTokenFilter("s3cret", "", new ApiErrorWriter(Json.MAPPER));
+    var request = new MockHttpServletRequest("GET", "/sources");
+    request.setServletPath("/sources");
+    request.addHeader("Authorization", "Bearer ");
+    var response = new MockHttpServletResponse();
+
+    writeOnly.doFilter(request, response, new MockFilterChain());
+
+    assertThat(response.getStatus()).isEqualTo(401);
+  }
+
+  @Test
+  void healthProbesTheApiDocumentAndPreflightsNeedNoToken() throws Exception {
+    assertThat(run("GET", "/actuator/health", null).getStatus()).isEqualTo(200);
+    assertThat(run("GET", "/actuator/health/readiness", null).getStatus()).isEqualTo(200);
+    assertThat(run("GET", "/v3/api-docs", null).getStatus()).isEqualTo(200);
+    assertThat(run("OPTIONS", "/sources", null).getStatus()).isEqualTo(200);
   }
 
   @Test
@@ -58,6 +90,7 @@ class BearerTokenFilterTest {
 
   @Test
   void aBlankTokenIsRefused() {
-    assertThatThrownBy(() -> new BearerTokenFilter(" ")).hasMessageContaining("freshet.api.token");
+    assertThatThrownBy(() -> new BearerTokenFilter(" ", "r", new ApiErrorWriter(Json.MAPPER)))
+        .hasMessageContaining("freshet.api.token");
   }
 }
