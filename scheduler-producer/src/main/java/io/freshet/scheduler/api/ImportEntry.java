@@ -1,5 +1,6 @@
 package io.freshet.scheduler.api;
 
+import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -7,5 +8,16 @@ import tools.jackson.databind.JsonNode;
  *
  * @param label where it came from, prefixed to its error messages ({@code line 3}, {@code outline
  *     7})
+ * @param warnings what was changed to make it importable (e.g. a truncated title), each prefixed
+ *     with the label
  */
-record ImportEntry(String label, JsonNode body) {}
+record ImportEntry(String label, JsonNode body, List<String> warnings) {
+
+  ImportEntry {
+    warnings = List.copyOf(warnings);
+  }
+
+  ImportEntry(String label, JsonNode body) {
+    this(label, body, List.of());
+  }
+}

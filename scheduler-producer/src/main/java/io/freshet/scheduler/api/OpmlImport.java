@@ -20,7 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
  * give no category, since the category drives the cadence.
  *
  * <p>Outlines are numbered from 1 in document order, folders included, for error messages. The
- * parser refuses DTDs and external entities (no XXE, no entity expansion).
+ * parser refuses DTDs and external entities (no XXE, no entity expansion); HTML's named entities
+ * ({@code &nbsp;}, {@code &eacute;}) are read as the characters they name ({@link HtmlEntities}). A
+ * title longer than a source name may be is truncated, with a warning in the import's result.
  */
 final class OpmlImport {
 
@@ -38,7 +40,10 @@ final class OpmlImport {
     boolean root = true;
     XMLStreamReader reader = null;
     try {
-      reader = factory().createXMLStreamReader(new ByteArrayInputStream(xml));
+      reader =
+          factory()
+              .createXMLStreamReader(
+                  new ByteArrayInputStream(HtmlEntities.toNumericReferences(xml)));
       while (reader.hasNext()) {
         int event = reader.next();
         if (event == XMLStreamConstants.DTD) {
@@ -87,14 +92,30 @@ final class OpmlImport {
 
   private static ImportEntry entry(int number, XMLStreamReader reader, String url, String cat) {
     ObjectNode body = Json.MAPPER.createObjectNode();
+    String label = "outline " + number;
     String name = firstNonBlank(attribute(reader, "title"), attribute(reader, "text"), url.strip());
+    List<String> warnings = new ArrayList<>();
+    if (name.length() > SourceValidator.MAX_NAME) {
+      // a long title is no reason to refuse a subscription list: keep its start
+      int cut = SourceValidator.MAX_NAME;
+      if (Character.isHighSurrogate(name.charAt(cut - 1))) {
+        cut--;
+      }
+      warnings.add(
+          label
+              + ": title of "
+              + name.length()
+              + " characters truncated to the limit of "
+              + SourceValidator.MAX_NAME);
+      name = name.substring(0, cut).strip();
+    }
     body.put("name", name);
     body.put("connector", "feed");
     body.put("url", url);
     if (cat != null) {
       body.put("category", cat);
     }
-    return new ImportEntry("outline " + number, body);
+    return new ImportEntry(label, body, warnings);
   }
 
   /** The nearest enclosing folder whose text is a category's name, as its wire name. */

@@ -95,7 +95,8 @@ class SourceImporter {
               return ids;
             });
     List<UUID> ids = valid.stream().map(Validated::id).filter(created::contains).toList();
-    return new ImportResult(ids.size(), valid.size() - ids.size(), ids);
+    List<String> warnings = valid.stream().flatMap(v -> v.entry().warnings().stream()).toList();
+    return new ImportResult(ids.size(), valid.size() - ids.size(), ids, warnings);
   }
 
   private List<UUID> importFor(String tenantId, List<Validated> batch) {

@@ -131,4 +131,45 @@ class OpmlImportTest {
             ApiException.class,
             e -> assertThat(e.status()).isEqualTo(HttpStatus.CONTENT_TOO_LARGE));
   }
+
+  @Test
+  void htmlNamedEntitiesAreReadAsTheCharactersTheyName() {
+    List<ImportEntry> entries =
+        parse(
+            """
+            <opml version="2.0"><body>
+              <outline text="Caf&eacute;&nbsp;Cr&egrave;me &amp; &lt;Co&gt; &mdash; &#233;t&#xE9;"
+                       xmlUrl="https://cafe.example.org/rss?a=1&amp;b=2"/>
+            </body></opml>
+            """);
+
+    assertThat(entries.getFirst().body().get("name").stringValue())
+        .isEqualTo("Caf\u00e9\u00a0Cr\u00e8me & <Co> \u2014 \u00e9t\u00e9");
+    assertThat(entries.getFirst().body().get("url").stringValue())
+        .isEqualTo("https://cafe.example.org/rss?a=1&b=2");
+  }
+
+  @Test
+  void anUnknownEntityIsStillAnErrorThatSaysWhere() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    "<opml><body><outline text=\"&bogus;\" xmlUrl=\"https://a.example/\"/>"
+                        + "</body></opml>"))
+        .hasMessageContaining("body: not well-formed XML at line 1");
+  }
+
+  @Test
+  void anOverLongTitleIsTruncatedWithAWarning() {
+    String title = "T".repeat(SourceValidator.MAX_NAME + 50);
+    List<ImportEntry> entries =
+        parse(
+            "<opml><body><outline text=\"%s\" xmlUrl=\"https://a.example/\"/></body></opml>"
+                .formatted(title));
+
+    ImportEntry entry = entries.getFirst();
+    assertThat(entry.body().get("name").stringValue()).hasSize(SourceValidator.MAX_NAME);
+    assertThat(entry.warnings())
+        .containsExactly("outline 1: title of 250 characters truncated to the limit of 200");
+  }
 }

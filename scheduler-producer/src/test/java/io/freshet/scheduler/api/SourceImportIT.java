@@ -237,4 +237,30 @@ class SourceImportIT {
         .query(Long.class)
         .single();
   }
+
+  @Test
+  void anOpmlWithHtmlEntitiesAndAnOverLongTitleIsImportedWithAWarning() {
+    String opml =
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <opml version="1.0"><head><title>Mes&nbsp;abonnements</title></head><body>
+          <outline text="Caf&eacute; &amp; Cr&egrave;me" xmlUrl="https://cafe.example.org/rss"/>
+          <outline text="%s" xmlUrl="https://long.example.org/rss"/>
+        </body></opml>
+        """
+            .formatted("Long ".repeat(60));
+
+    ApiClient.Response r = importAs("text/x-opml", opml, tenant);
+
+    assertThat(r.status()).as(r.text()).isEqualTo(201);
+    assertThat(r.json().get("created").intValue()).isEqualTo(2);
+    assertThat(r.json().get("warnings").get(0).stringValue())
+        .isEqualTo("outline 2: title of 299 characters truncated to the limit of 200");
+    assertThat(
+            jdbc.sql("SELECT name FROM scheduler.sources WHERE tenant_id = ? ORDER BY url")
+                .param(tenant)
+                .query(String.class)
+                .list())
+        .containsExactly("Caf\u00e9 & Cr\u00e8me", ("Long ".repeat(40)).strip());
+  }
 }

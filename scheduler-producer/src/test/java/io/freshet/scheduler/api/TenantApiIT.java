@@ -3,6 +3,7 @@ package io.freshet.scheduler.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.testsupport.RealInfrastructure;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -88,5 +89,39 @@ class TenantApiIT {
     assertThat(rename.status()).isEqualTo(400);
     assertThat(rename.messages()).singleElement().asString().startsWith("id: cannot be changed");
     assertThat(api.get("/tenants/" + id).json().get("tier").stringValue()).isEqualTo("starter");
+  }
+
+  @Test
+  void tenantsAreListedWithTheirSourceCounts() {
+    String one = api.newTenant("free");
+    String two = api.newTenant("pro", 3);
+    api.newFeed(two, "A", "https://a.example.org/feed");
+
+    ApiClient.Response r = api.get("/tenants");
+
+    assertThat(r.status()).isEqualTo(200);
+    List<JsonNode> items = r.json().get("items").valueStream().toList();
+    assertThat(items).extracting(i -> i.get("id").stringValue()).contains(one, two).isSorted();
+    JsonNode listed =
+        items.stream().filter(i -> i.get("id").stringValue().equals(two)).findFirst().orElseThrow();
+    assertThat(listed.get("source_count").longValue()).isEqualTo(1);
+    assertThat(listed.get("limits").get("max_sources").intValue()).isEqualTo(3);
+  }
+
+  @Test
+  void aTenantIsDeletedOnlyOnceItHasNoSources() {
+    String id = api.newTenant("starter");
+    UUID source = api.newFeed(id, "Kept", "https://kept.example.org/feed");
+
+    ApiClient.Response refused = api.delete("/tenants/" + id);
+
+    assertThat(refused.status()).isEqualTo(409);
+    assertThat(refused.messages()).singleElement().asString().contains("has 1 sources");
+    assertThat(api.get("/sources/" + source).status()).isEqualTo(200);
+
+    assertThat(api.delete("/sources/" + source).status()).isEqualTo(204);
+    assertThat(api.delete("/tenants/" + id).status()).isEqualTo(204);
+    assertThat(api.get("/tenants/" + id).status()).isEqualTo(404);
+    assertThat(api.delete("/tenants/" + id).status()).isEqualTo(404);
   }
 }
