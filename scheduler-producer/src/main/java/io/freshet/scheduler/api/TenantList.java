@@ -1,6 +1,0 @@
-package io.freshet.scheduler.api;
-
-import java.util.List;
-
-/** Every tenant, by id. */
-public record TenantList(List<TenantView> items) {}
