@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.io.InputStream;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -22,7 +23,7 @@ import org.springframework.web.bind.annotation.RestController;
  * subscription list — two operations, each with its own content type.
  */
 @RestController
-@RequestMapping("/sources/import")
+@RequestMapping(path = "/sources/import", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "sources")
 class SourceImportController {
 
@@ -63,10 +64,6 @@ class SourceImportController {
                                   + "{\"name\": \"Events\", \"connector\": \"ical\", \"url\":"
                                   + " \"https://cal.example.org/a.ics\", \"category\":"
                                   + " \"calendar\"}"))))
-  @ApiResponse(
-      responseCode = "201",
-      description = "Imported (or skipped as existing)",
-      useReturnTypeSchema = true)
   @ApiResponse(responseCode = "409", description = "The import would exceed the tenant's limit")
   @PostMapping(path = "/ndjson", consumes = NDJSON)
   @ResponseStatus(HttpStatus.CREATED)
@@ -92,10 +89,6 @@ class SourceImportController {
                 @Content(mediaType = "application/xml", schema = @Schema(type = "string")),
                 @Content(mediaType = "text/xml", schema = @Schema(type = "string"))
               }))
-  @ApiResponse(
-      responseCode = "201",
-      description = "Imported (or skipped as existing)",
-      useReturnTypeSchema = true)
   @ApiResponse(responseCode = "409", description = "The import would exceed the tenant's limit")
   @PostMapping(
       path = "/opml",

@@ -6,9 +6,6 @@ import io.freshet.scheduler.runs.BatchRunService;
 import io.freshet.scheduler.runs.BatchRunService.RunSummary;
 import io.freshet.scheduler.source.TenantRepository;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.ExampleObject;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,19 +41,11 @@ class RunController {
       summary = "Run the pipeline once at window_end: request every source due then",
       description =
           "A misspelt field (say tenantId) is refused, so that it cannot widen a run to every"
-              + " tenant; an unknown tenant_id is 404.",
-      requestBody =
-          @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              required = true,
-              content =
-                  @Content(
-                      mediaType = MediaType.APPLICATION_JSON_VALUE,
-                      schema = @Schema(implementation = RunRequest.class),
-                      examples =
-                          @ExampleObject(
-                              "{\"window_end\": \"2026-11-22T12:00:00Z\", \"tenant_id\":"
-                                  + " \"acme\"}"))))
-  @PostMapping(path = "/runs", consumes = MediaType.APPLICATION_JSON_VALUE)
+              + " tenant; an unknown tenant_id is 404.")
+  @PostMapping(
+      path = "/runs",
+      consumes = MediaType.APPLICATION_JSON_VALUE,
+      produces = MediaType.APPLICATION_JSON_VALUE)
   RunSummary run(@RequestBody RunRequest body) {
     binder.check(body);
     if (body.windowEnd().isAfter(clock.instant().plus(MAX_AHEAD))) {

@@ -11,7 +11,6 @@ import io.freshet.scheduler.source.SourcePage;
 import io.freshet.scheduler.source.SourceRepository;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -36,17 +35,9 @@ import tools.jackson.databind.JsonNode;
 
 /** Sources: create, read, list, edit, enable, disable, delete and fetch now. */
 @RestController
-@RequestMapping("/sources")
+@RequestMapping(path = "/sources", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "sources", description = "The sources the scheduler fetches")
 class SourceController {
-
-  static final String EXAMPLE =
-      """
-      {"tenant_id": "acme", "name": "Example blog", "connector": "feed",
-       "url": "https://example.org/feed.xml", "category": "rss", "priority": 0,
-       "config": {"cadence": {"mode": "interval", "every_minutes": 60}, "retention_days": 30},
-       "credentials": {"bearer": "..."}}
-      """;
 
   private final SourceCommands commands;
   private final SourceRepository sources;
@@ -61,21 +52,9 @@ class SourceController {
     this.json = json;
   }
 
-  @Operation(
-      summary = "Create a source; it is due at once",
-      requestBody =
-          @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              required = true,
-              content =
-                  @Content(
-                      mediaType = MediaType.APPLICATION_JSON_VALUE,
-                      schema = @Schema(implementation = SourceRequest.class),
-                      examples = @ExampleObject(EXAMPLE))))
-  @ApiResponse(
-      responseCode = "201",
-      description = "Created; Location names the new source",
-      useReturnTypeSchema = true)
+  @Operation(summary = "Create a source; it is due at once; Location names it")
   @ApiResponse(responseCode = "409", description = "The tenant has reached its source limit")
+  @ResponseStatus(HttpStatus.CREATED) // as the ResponseEntity says: for the OpenAPI document
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<SourceView> create(@RequestBody SourceRequest body, UriComponentsBuilder uri) {
     SourceView view = commands.create(body);
@@ -133,17 +112,14 @@ class SourceController {
   @Operation(
       summary =
           "Update the fields the body names; every field it does not name keeps its stored value"
-              + " (credentials too; \"credentials\": null removes them)",
-      requestBody =
-          @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              required = true,
-              content =
-                  @Content(
-                      mediaType = MediaType.APPLICATION_JSON_VALUE,
-                      schema = @Schema(implementation = SourceRequest.class),
-                      examples = @ExampleObject("{\"name\": \"Example blog (weekly)\"}"))))
+              + " (credentials too; \"credentials\": null removes them)")
   @PutMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
-  SourceView update(@PathVariable UUID id, @RequestBody JsonNode body) {
+  SourceView update(
+      @PathVariable UUID id,
+      @io.swagger.v3.oas.annotations.parameters.RequestBody(
+              content = @Content(schema = @Schema(implementation = SourceRequest.class)))
+          @RequestBody
+          JsonNode body) {
     // merge semantics need to know which fields the body names: bound as a tree, laid over the
     // stored source and then bound to SourceRequest like a creation
     return commands.update(id, body);

@@ -24,7 +24,11 @@ import tools.jackson.databind.JsonNode;
  *     before they are stored, never shown; in an update, {@code null} removes them
  */
 @NoRedactionMask
-@Schema(name = "SourceRequest", description = "A source to create, or the fields to change")
+@Schema(
+    name = "SourceRequest",
+    description =
+        "A source to create (tenant_id, name, connector and url are required), or the fields of"
+            + " one to change (PUT /sources/{id}: the fields it names)")
 public record SourceRequest(
     @JsonProperty("tenant_id")
         @Schema(example = "acme")
@@ -73,7 +77,8 @@ public record SourceRequest(
 
   public static final int MAX_NAME = 200;
   static final int MAX_PRIORITY = 1000;
-  static final String NAME_PATTERN = "(?sU)\\s*\\S(.{0,198}\\S)?\\s*";
+  // anchored and without inline flags, so that JSON Schema validators read it as Java does
+  static final String NAME_PATTERN = "^\\s*\\S([\\s\\S]{0,198}\\S)?\\s*$";
   static final String NAME_RULE = "must be a non-blank string of at most 200 characters";
   static final String PRIORITY_RULE = "must be a whole number between -1000 and 1000";
 

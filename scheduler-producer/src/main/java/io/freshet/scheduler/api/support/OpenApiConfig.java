@@ -91,7 +91,8 @@ class OpenApiConfig {
    * The errors every operation can answer, each with the {@link ApiError} body: 400 for a bad
    * request, 401 without a valid token, 403 for a write with the read-only token, 404 for an
    * unknown id, 413 for a body over the limit, 503 while the database is down; and the {@link
-   * ApiError} body on the 4xx the controllers document themselves (409).
+   * ApiError} body on the 4xx the controllers document themselves (409), in place of the return
+   * type springdoc puts there.
    */
   @Bean
   OpenApiCustomizer errorResponses() {
@@ -142,7 +143,7 @@ class OpenApiConfig {
     add(responses, "503", "The database is unavailable; retry after Retry-After seconds");
     responses.forEach(
         (code, response) -> {
-          if ((code.startsWith("4") || code.startsWith("5")) && response.getContent() == null) {
+          if (code.startsWith("4") || code.startsWith("5")) {
             response.setContent(errorContent());
           }
         });

@@ -8,9 +8,6 @@ import io.freshet.scheduler.source.SourceRepository;
 import io.freshet.scheduler.source.TenantRepository;
 import io.freshet.scheduler.source.TenantRow;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
-import io.swagger.v3.oas.annotations.media.ExampleObject;
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Clock;
@@ -33,7 +30,7 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 /** Tenants: their tier and source limit; list, create, read, change and delete. */
 @RestController
-@RequestMapping("/tenants")
+@RequestMapping(path = "/tenants", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "tenants", description = "Tenants, their tier and their source limit")
 class TenantController {
 
@@ -68,23 +65,9 @@ class TenantController {
             .toList());
   }
 
-  @Operation(
-      summary = "Create a tenant",
-      requestBody =
-          @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              required = true,
-              content =
-                  @Content(
-                      mediaType = MediaType.APPLICATION_JSON_VALUE,
-                      schema = @Schema(implementation = TenantRequest.class),
-                      examples =
-                          @ExampleObject(
-                              "{\"id\": \"acme\", \"tier\": \"starter\", \"max_sources\": null}"))))
-  @ApiResponse(
-      responseCode = "201",
-      description = "Created; Location names the new tenant",
-      useReturnTypeSchema = true)
+  @Operation(summary = "Create a tenant; Location names it")
   @ApiResponse(responseCode = "409", description = "A tenant with this id exists already")
+  @ResponseStatus(HttpStatus.CREATED) // as the ResponseEntity says: for the OpenAPI document
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<TenantView> create(@RequestBody TenantRequest body, UriComponentsBuilder uri) {
     binder.check(body, TenantRequest.Create.class);
@@ -100,16 +83,7 @@ class TenantController {
     return view(id);
   }
 
-  @Operation(
-      summary = "Change a tenant's tier and source limit",
-      requestBody =
-          @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              required = true,
-              content =
-                  @Content(
-                      mediaType = MediaType.APPLICATION_JSON_VALUE,
-                      schema = @Schema(implementation = TenantRequest.class),
-                      examples = @ExampleObject("{\"tier\": \"pro\"}"))))
+  @Operation(summary = "Change a tenant's tier and source limit")
   @PutMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
   TenantView update(@PathVariable String id, @RequestBody TenantRequest body) {
     List<String> errors = new ArrayList<>(binder.problems(body));

@@ -15,7 +15,9 @@ import jakarta.validation.constraints.PositiveOrZero;
  * @param tier sets the minimum interval between fetches and the default source limit
  * @param maxSources the tenant's own source limit; null for the tier's default
  */
-@Schema(name = "TenantRequest")
+@Schema(
+    name = "TenantRequest",
+    description = "A tenant to create (id and tier required), or its new tier and limit")
 public record TenantRequest(
     @Schema(example = "acme")
         @NotNull(
@@ -30,7 +32,7 @@ public record TenantRequest(
         Integer maxSources) {
 
   /** A tenant id: also the partition of its sources' data downstream. */
-  public static final String ID_PATTERN = "[A-Za-z0-9._-]{1,100}";
+  public static final String ID_PATTERN = "^[A-Za-z0-9._-]{1,100}$";
 
   public static final String ID_RULE = "must be 1 to 100 characters of A-Z a-z 0-9 . _ -";
 

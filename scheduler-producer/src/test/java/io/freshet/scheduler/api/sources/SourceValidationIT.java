@@ -209,6 +209,18 @@ class SourceValidationIT extends ApiItSupport {
         .isEqualTo(2);
   }
 
+  @Test
+  void aJsonBodyOverTheLimitIs413AndIsNotReadFurther() {
+    String big =
+        "{\"tenant_id\": \"%s\", \"name\": \"%s\"}".formatted(tenant, "x".repeat(1_100_000));
+
+    ApiClient.Response r = api.post("/sources", big);
+
+    assertThat(r.status()).isEqualTo(413);
+    assertThat(r.messages()).containsExactly("body: larger than the limit of 1 MB");
+    assertThat(count()).isZero();
+  }
+
   private long count() {
     return jdbc.sql("SELECT count(*) FROM scheduler.sources WHERE tenant_id = ?")
         .param(tenant)
