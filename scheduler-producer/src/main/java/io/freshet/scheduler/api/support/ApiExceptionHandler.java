@@ -45,13 +45,31 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     org.springframework.transaction.CannotCreateTransactionException.class
   })
   ResponseEntity<ApiError> databaseUnavailable(Exception e) {
-    log.warn("request failed: database unavailable ({})", rootCause(e));
+    log.warn("request failed: database unavailable ({})", SecretRedactor.redactText(rootCause(e)));
     return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
         .header(HttpHeaders.RETRY_AFTER, "5")
         .body(
             ApiError.of(
                 HttpStatus.SERVICE_UNAVAILABLE,
                 List.of("database unavailable; retry in a few seconds")));
+  }
+
+  /** Every cause's class and redacted message, then where the root cause was thrown. */
+  static String describe(Throwable e) {
+    StringBuilder text = new StringBuilder();
+    Throwable root = e;
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      text.append(text.isEmpty() ? "" : " <- caused by ")
+          .append(t.getClass().getName())
+          .append(": ")
+          .append(SecretRedactor.redactText(String.valueOf(t.getMessage())));
+      root = t;
+    }
+    StackTraceElement[] frames = root.getStackTrace();
+    for (int i = 0; i < Math.min(8, frames.length); i++) {
+      text.append("\n\tat ").append(frames[i]);
+    }
+    return text.toString();
   }
 
   private static String rootCause(Throwable e) {
@@ -62,9 +80,14 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     return t.getClass().getSimpleName() + ": " + t.getMessage();
   }
 
+  /**
+   * Anything else: 500. The log line has each cause's message with URLs and secret-looking JSON
+   * values redacted (a database error quotes the failing row: url, config) and where the root cause
+   * was thrown, but no raw stack trace, whose messages could not be redacted.
+   */
   @ExceptionHandler(Exception.class)
   ResponseEntity<ApiError> unexpected(Exception e) {
-    log.error("request failed", e);
+    log.error("request failed: {}", describe(e));
     return ApiError.response(
         HttpStatus.INTERNAL_SERVER_ERROR, List.of("internal error; see the service log"));
   }

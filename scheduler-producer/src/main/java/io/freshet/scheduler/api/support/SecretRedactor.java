@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -107,6 +108,31 @@ public final class SecretRedactor {
       out.append(String.join("&", params));
     }
     return out.append(parts.fragment()).toString();
+  }
+
+  private static final Pattern URL_IN_TEXT = Pattern.compile("https?://[^\\s\"'<>(),]+");
+  private static final Pattern JSON_PAIR =
+      Pattern.compile("\"([^\"\\\\]{1,200})\"(\\s*:\\s*)\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+  /**
+   * Free text (an exception's message that quotes a row or a request) with the URLs in it redacted
+   * as {@link #redactUrl} does and the string values of secret-looking keys of any JSON in it
+   * replaced by {@value #MASK}. For log lines.
+   */
+  public static String redactText(String text) {
+    if (text == null) {
+      return null;
+    }
+    String urls =
+        URL_IN_TEXT.matcher(text).replaceAll(m -> Matcher.quoteReplacement(redactUrl(m.group())));
+    return JSON_PAIR
+        .matcher(urls)
+        .replaceAll(
+            m ->
+                Matcher.quoteReplacement(
+                    isSecret(m.group(1))
+                        ? "\"" + m.group(1) + "\"" + m.group(2) + "\"" + MASK + "\""
+                        : m.group()));
   }
 
   /** Where a request would store the mask: the JSON path and what is wrong there. */

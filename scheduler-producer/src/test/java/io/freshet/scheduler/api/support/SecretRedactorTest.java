@@ -115,4 +115,22 @@ class SecretRedactorTest {
                 + " the secret in credentials");
     assertThat(SecretRedactor.maskedFields("https://example.org/feed?api_key=k", null)).isEmpty();
   }
+
+  @Test
+  void freeTextHasItsUrlsAndSecretJsonValuesRedacted() {
+    String row =
+        "ERROR: new row violates check constraint \"x\"; Failing row contains (7, acme, feed,"
+            + " https://api.example.org/v1?api_key=K-1&page=2, {\"headers\": {\"X-Api-Key\":"
+            + " \"H-2\", \"Accept\": \"text/html\"}, \"token\" : \"T\\\"3\"})";
+
+    String redacted = SecretRedactor.redactText(row);
+
+    assertThat(redacted)
+        .doesNotContain("K-1", "H-2", "T\\\"3")
+        .contains("https://api.example.org/v1?api_key=***&page=2,")
+        .contains("\"X-Api-Key\": \"***\"")
+        .contains("\"Accept\": \"text/html\"")
+        .contains("\"token\" : \"***\"");
+    assertThat(SecretRedactor.redactText(null)).isNull();
+  }
 }
