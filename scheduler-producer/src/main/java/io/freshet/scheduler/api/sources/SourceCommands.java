@@ -3,6 +3,7 @@ package io.freshet.scheduler.api.sources;
 import io.freshet.scheduler.api.support.ApiException;
 import io.freshet.scheduler.api.support.Json;
 import io.freshet.scheduler.api.support.RequestBinder;
+import io.freshet.scheduler.api.support.WireNames;
 import io.freshet.scheduler.api.tenants.TenantLimits;
 import io.freshet.scheduler.schedule.Rescheduler;
 import io.freshet.scheduler.source.FetchRequest;
@@ -98,7 +99,7 @@ public class SourceCommands {
     ObjectNode merged = json.mapper().createObjectNode();
     merged.put("tenant_id", current.tenantId());
     merged.put("name", current.name());
-    merged.put("connector", current.connector().wireName());
+    merged.put("connector", WireNames.of(current.connector()));
     merged.put("url", current.url());
     merged.put("category", current.category());
     merged.put("priority", current.priority());

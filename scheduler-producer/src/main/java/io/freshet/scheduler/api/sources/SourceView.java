@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.freshet.scheduler.api.support.Json;
 import io.freshet.scheduler.api.support.SecretRedactor;
+import io.freshet.scheduler.api.support.WireNames;
 import io.freshet.scheduler.source.SourceRow;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -75,7 +76,7 @@ public record SourceView(
         row.id(),
         row.tenantId(),
         row.name(),
-        row.connector().wireName(),
+        WireNames.of(row.connector()),
         SecretRedactor.redactUrl(row.url()),
         row.category(),
         row.priority(),
