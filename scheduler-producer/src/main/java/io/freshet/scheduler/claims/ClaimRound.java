@@ -55,6 +55,7 @@ public class ClaimRound {
   private final Timer selectPhase;
   private final Timer serializePhase;
   private final Timer publishPhase;
+  private final InFlightCap cap;
 
   public ClaimRound(
       DueSourceClaimer claimer,
@@ -89,18 +90,37 @@ public class ClaimRound {
     this.selectPhase = phase(meters, "claim");
     this.serializePhase = phase(meters, "serialize");
     this.publishPhase = phase(meters, "publish");
+    this.cap = new InFlightCap(jdbc, tx, props.maxInFlight(), props.sendTimeout());
   }
 
   /**
-   * Claims up to one batch of due sources, within the in-flight cap. Returns how many sources were
-   * claimed (0 when nothing was due or the cap is reached).
+   * Claims up to one batch of due sources, within the in-flight cap across all instances ({@link
+   * InFlightCap}). Returns how many sources were claimed (0 when nothing was due or the cap is
+   * reached).
    */
   public int claimDue() {
-    return run(
-        (now, leaseEnd) -> {
-          int room = Math.min(props.batchSize(), props.maxInFlight() - claimer.inFlight(now));
-          return room <= 0 ? List.<ClaimedSource>of() : claimer.claimDue(now, room, leaseEnd);
-        });
+    InFlightCap.Reservation room = cap.reserve(props.batchSize(), clock.instant());
+    if (room.room() == 0) {
+      return 0;
+    }
+    try {
+      return run(
+          (now, leaseEnd) -> {
+            cap.release(room); // goes in the commit that makes the leases visible
+            return claimer.claimDue(now, room.room(), leaseEnd);
+          });
+    } catch (RuntimeException e) {
+      releaseAfterRollback(room, e);
+      throw e;
+    }
+  }
+
+  private void releaseAfterRollback(InFlightCap.Reservation room, RuntimeException cause) {
+    try {
+      cap.release(room);
+    } catch (RuntimeException e) {
+      cause.addSuppressed(e); // the reservation expires by itself
+    }
   }
 
   /**

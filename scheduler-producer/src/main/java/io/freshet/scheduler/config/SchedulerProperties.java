@@ -22,9 +22,9 @@ import org.springframework.validation.annotation.Validated;
  * @param batchSize sources claimed per claim transaction
  * @param leaseDuration how long a claim holds a source; its FetchRequested's {@code not_after}. A
  *     worker drops a request it picks up later; the source is claimed again with a new epoch.
- * @param maxInFlight cap on leased sources across all instances, so a lagging worker group is not
- *     flooded (checked per claim round, so concurrent rounds may overshoot it by up to one batch
- *     each)
+ * @param maxInFlight cap on leased sources across all instances and claim threads, so a lagging
+ *     worker group is not flooded; rounds reserve room under it before they claim ({@code
+ *     InFlightCap}), so it holds exactly
  * @param sendTimeout how long a claim waits for the broker to acknowledge its requests before it
  *     rolls back
  * @param budgetPerHour global fetch budget (fetches per hour) handed to the cadence module; 0 = no

@@ -42,6 +42,7 @@ class ClaimsIT extends SchedulerItSupport {
   @Autowired TransactionTemplate tx;
   @Autowired SchedulerProperties props;
   @Autowired OutcomeApplier outcomes;
+  @Autowired KafkaTemplate<String, byte[]> fetchRequestTemplate;
 
   @Test
   void claimsOnlyEnabledSourcesWhoseDueTimeHasCome() {
@@ -121,6 +122,72 @@ class ClaimsIT extends SchedulerItSupport {
                 .query(Long.class)
                 .single())
         .isEqualTo(1000);
+  }
+
+  @Test
+  void theInFlightCapHoldsAcrossSixConcurrentClaimersWhoseRoundsOverlap() throws Exception {
+    for (int i = 0; i < 300; i++) {
+      source().host("host-" + (i % 11) + ".example.org").insert();
+    }
+    // 3 instances x 2 claim threads, each round held open 300 ms by a slow broker ack, so every
+    // round overlaps the others: counting committed leases alone would let each claim a batch.
+    SchedulerProperties capped =
+        new SchedulerProperties(
+            false,
+            1,
+            props.tick(),
+            20,
+            props.leaseDuration(),
+            50,
+            Duration.ofSeconds(10),
+            0,
+            props.budgetReplanInterval(),
+            props.defaultCadence());
+    FetchRequestPublisher slowAcks =
+        new FetchRequestPublisher(fetchRequestTemplate, topics, 1_048_576) {
+          @Override
+          public void publishAll(List<Keyed> requests, Duration timeout) {
+            try {
+              Thread.sleep(300);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            super.publishAll(requests, timeout);
+          }
+        };
+    List<Callable<Integer>> claimers = new ArrayList<>();
+    for (int c = 0; c < 6; c++) {
+      ClaimRound instance = round(capped, slowAcks);
+      claimers.add(
+          () -> {
+            int total = 0;
+            for (int r = 0; r < 4; r++) {
+              total += instance.claimDue();
+            }
+            return total;
+          });
+    }
+
+    int claimedTotal = 0;
+    try (var pool = Executors.newFixedThreadPool(6)) {
+      for (var f : pool.invokeAll(claimers)) {
+        claimedTotal += f.get();
+      }
+    }
+
+    long leased =
+        jdbc.sql("SELECT count(*) FROM scheduler.sources WHERE lease_until > now()")
+            .query(Long.class)
+            .single();
+    assertThat(claimedTotal).isEqualTo(50);
+    assertThat(leased).isEqualTo(50);
+    assertThat(requestsOfTenant()).hasSize(50);
+    assertThat(
+            jdbc.sql("SELECT count(*) FROM scheduler.claim_reservations")
+                .query(Long.class)
+                .single())
+        .as("no reservation outlives its round")
+        .isZero();
   }
 
   @Test
