@@ -5,7 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.freshet.scheduler.claims.ClaimRound;
 import io.freshet.scheduler.claims.DueSourceClaimer;
 import io.freshet.scheduler.claims.FetchRequestPublisher;
-import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.scheduler.testing.Settings;
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.testsupport.Infrastructure;
@@ -96,17 +96,11 @@ public final class ClaimBenchmark {
               new DefaultKafkaProducerFactory<>(
                   producer, new StringSerializer(), new ByteArraySerializer()));
       var props =
-          new SchedulerProperties(
-              false,
-              1,
-              Duration.ofSeconds(1),
-              batch,
-              Duration.ofMinutes(5),
-              Integer.MAX_VALUE,
-              Duration.ofSeconds(30),
-              0,
-              Duration.ofMinutes(10),
-              "{\"mode\":\"adaptive\"}");
+          Settings.defaults()
+              .batchSize(batch)
+              .maxInFlight(Integer.MAX_VALUE)
+              .sendTimeout(Duration.ofSeconds(30))
+              .build();
       var meters = new SimpleMeterRegistry();
       var round =
           new ClaimRound(

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.outcomes.OutcomeApplier;
 import io.freshet.scheduler.testing.SchedulerItSupport;
+import io.freshet.scheduler.testing.Settings;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -131,18 +131,7 @@ class ClaimsIT extends SchedulerItSupport {
     }
     // 3 instances x 2 claim threads, each round held open 300 ms by a slow broker ack, so every
     // round overlaps the others: counting committed leases alone would let each claim a batch.
-    SchedulerProperties capped =
-        new SchedulerProperties(
-            false,
-            1,
-            props.tick(),
-            20,
-            props.leaseDuration(),
-            50,
-            Duration.ofSeconds(10),
-            0,
-            props.budgetReplanInterval(),
-            props.defaultCadence());
+    SchedulerProperties capped = Settings.from(props).batchSize(20).maxInFlight(50).build();
     FetchRequestPublisher slowAcks =
         new FetchRequestPublisher(fetchRequestTemplate, topics, 1_048_576) {
           @Override
@@ -344,38 +333,14 @@ class ClaimsIT extends SchedulerItSupport {
   }
 
   private SchedulerProperties enabledLoop() {
-    return new SchedulerProperties(
-        true,
-        2,
-        Duration.ofMillis(200),
-        props.batchSize(),
-        props.leaseDuration(),
-        props.maxInFlight(),
-        Duration.ofSeconds(10),
-        0,
-        props.budgetReplanInterval(),
-        props.defaultCadence());
+    return Settings.from(props).claiming(2, Duration.ofMillis(200)).build();
   }
 
   private SchedulerProperties withBatchSize(int batchSize) {
-    return copy(p -> batchSize, null);
+    return Settings.from(props).batchSize(batchSize).build();
   }
 
   private SchedulerProperties withLease(Duration lease) {
-    return copy(p -> p.batchSize(), lease);
-  }
-
-  private SchedulerProperties copy(Function<SchedulerProperties, Integer> batch, Duration lease) {
-    return new SchedulerProperties(
-        false,
-        1,
-        props.tick(),
-        batch.apply(props),
-        lease == null ? props.leaseDuration() : lease,
-        props.maxInFlight(),
-        Duration.ofSeconds(10),
-        props.budgetPerHour(),
-        props.budgetReplanInterval(),
-        props.defaultCadence());
+    return Settings.from(props).lease(lease).build();
   }
 }
