@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.outcomes.OutcomeApplier;
 import io.freshet.scheduler.testing.SchedulerItSupport;
@@ -26,6 +30,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
@@ -206,9 +211,21 @@ class ClaimsIT extends SchedulerItSupport {
     UUID b = source().insert();
     Instant dueBefore = instantColumn(a, "next_due_at");
     ClaimRound withDeadBroker = round(withBatchSize(10), publisherTo("127.0.0.1:1"));
+    var kafkaErrors = new ListAppender<ILoggingEvent>();
+    kafkaErrors.start();
+    var springKafka = (Logger) LoggerFactory.getLogger("org.springframework.kafka");
+    springKafka.addAppender(kafkaErrors);
 
-    assertThatThrownBy(withDeadBroker::claimDue)
-        .isInstanceOf(FetchRequestPublisher.PublishFailedException.class);
+    try {
+      assertThatThrownBy(withDeadBroker::claimDue)
+          .isInstanceOf(FetchRequestPublisher.PublishFailedException.class)
+          .hasMessageStartingWith("broker acknowledged 0 of 2 requests within");
+    } finally {
+      springKafka.detachAppender(kafkaErrors);
+    }
+    assertThat(kafkaErrors.list)
+        .as("issue 7, defect 12: no ERROR line per record; the round's failure is one summary")
+        .noneMatch(e -> e.getLevel() == Level.ERROR);
     assertThat(column(a, "epoch", Long.class)).isZero();
     assertThat(instantColumn(a, "lease_until")).isNull();
     assertThat(instantColumn(a, "next_due_at")).isEqualTo(dueBefore);
