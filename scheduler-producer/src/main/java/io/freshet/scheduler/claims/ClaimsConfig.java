@@ -1,6 +1,8 @@
 package io.freshet.scheduler.claims;
 
 import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.scheduler.schedule.NextDue;
+import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -32,13 +34,14 @@ class ClaimsConfig {
 
   @Bean
   ClaimRound claimRound(
-      DueSourceClaimer claimer,
+      ScheduleRepository schedule,
+      NextDue nextDue,
       FetchRequestPublisher publisher,
       JdbcClient jdbc,
       TransactionTemplate tx,
       SchedulerProperties props,
       Clock clock,
       MeterRegistry meters) {
-    return new ClaimRound(claimer, publisher, jdbc, tx, props, clock, meters);
+    return new ClaimRound(schedule, nextDue, publisher, jdbc, tx, props, clock, meters);
   }
 }

@@ -1,6 +1,6 @@
 package io.freshet.scheduler.metrics;
 
-import io.freshet.scheduler.claims.DueSourceClaimer;
+import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Timestamp;
@@ -18,15 +18,15 @@ import org.springframework.stereotype.Component;
 public class ScheduleGauges {
 
   private final JdbcClient jdbc;
-  private final DueSourceClaimer claimer;
+  private final ScheduleRepository schedule;
   private final Clock clock;
   private final AtomicLong dueBacklog = new AtomicLong();
   private final AtomicLong oldestOverdueSeconds = new AtomicLong();
   private final AtomicLong inFlight = new AtomicLong();
 
-  ScheduleGauges(JdbcClient jdbc, DueSourceClaimer claimer, Clock clock, MeterRegistry meters) {
+  ScheduleGauges(JdbcClient jdbc, ScheduleRepository schedule, Clock clock, MeterRegistry meters) {
     this.jdbc = jdbc;
-    this.claimer = claimer;
+    this.schedule = schedule;
     this.clock = clock;
     Gauge.builder("freshet.scheduler.due.backlog", dueBacklog, AtomicLong::get)
         .description("Enabled sources due now and not yet claimed")
@@ -59,6 +59,6 @@ public class ScheduleGauges {
               return 0;
             })
         .single();
-    inFlight.set(claimer.inFlight(now.toInstant()));
+    inFlight.set(schedule.inFlight(now.toInstant()));
   }
 }

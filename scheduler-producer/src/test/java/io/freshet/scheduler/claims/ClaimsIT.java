@@ -11,6 +11,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.outcomes.OutcomeApplier;
+import io.freshet.scheduler.schedule.NextDue;
+import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.freshet.scheduler.testing.SchedulerItSupport;
 import io.freshet.scheduler.testing.Settings;
 import io.freshet.schemas.avro.FetchRequested;
@@ -42,7 +44,8 @@ class ClaimsIT extends SchedulerItSupport {
 
   @Autowired ClaimRound claimRound;
   @Autowired io.micrometer.core.instrument.MeterRegistry meters;
-  @Autowired DueSourceClaimer claimer;
+  @Autowired ScheduleRepository schedule;
+  @Autowired NextDue nextDue;
   @Autowired FetchRequestPublisher publisher;
   @Autowired TransactionTemplate tx;
   @Autowired SchedulerProperties props;
@@ -202,7 +205,9 @@ class ClaimsIT extends SchedulerItSupport {
     assertThat(column(tooLarge, "last_status", String.class)).isEqualTo("failed");
     assertThat(column(tooLarge, "last_error", String.class)).contains("record limit");
     assertThat(column(tooLarge, "consecutive_misses", Integer.class)).isOne();
-    assertThat(instantColumn(tooLarge, "next_due_at")).isAfter(Instant.now());
+    assertThat(instantColumn(tooLarge, "next_due_at"))
+        .as("the cadence module's backoff with the tier minimum (pro: 1 h), not a 1-minute formula")
+        .isAfter(Instant.now().plus(Duration.ofMinutes(59)));
   }
 
   @Test
@@ -332,7 +337,8 @@ class ClaimsIT extends SchedulerItSupport {
   }
 
   private ClaimRound round(SchedulerProperties p, FetchRequestPublisher pub) {
-    return new ClaimRound(claimer, pub, jdbc, tx, p, Clock.systemUTC(), new SimpleMeterRegistry());
+    return new ClaimRound(
+        schedule, nextDue, pub, jdbc, tx, p, Clock.systemUTC(), new SimpleMeterRegistry());
   }
 
   private FetchRequestPublisher publisherTo(String bootstrap) {
