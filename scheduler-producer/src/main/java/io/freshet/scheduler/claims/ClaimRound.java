@@ -1,10 +1,13 @@
 package io.freshet.scheduler.claims;
 
+import io.freshet.cadence.source.Outcome;
 import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.scheduler.schedule.ClaimedSource;
+import io.freshet.scheduler.schedule.NextDue;
+import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,18 +36,9 @@ public class ClaimRound {
 
   private static final Logger log = LoggerFactory.getLogger(ClaimRound.class);
 
-  private static final String SET_ASIDE =
-      """
-      UPDATE scheduler.sources SET lease_until = NULL, last_status = 'failed', last_error = :error,
-        last_outcome_at = :now, consecutive_misses = consecutive_misses + 1,
-        next_due_at = CAST(:now AS timestamptz) + make_interval(secs => least(86400, 60 * power(2, least(consecutive_misses, 10)))),
-        updated_at = :now
-      WHERE id = :id
-      """;
-
-  private final DueSourceClaimer claimer;
+  private final ScheduleRepository schedule;
+  private final NextDue nextDue;
   private final FetchRequestPublisher publisher;
-  private final JdbcClient jdbc;
   private final TransactionTemplate tx;
   private final SchedulerProperties props;
   private final Clock clock;
@@ -55,18 +49,20 @@ public class ClaimRound {
   private final Timer selectPhase;
   private final Timer serializePhase;
   private final Timer publishPhase;
+  private final InFlightCap cap;
 
   public ClaimRound(
-      DueSourceClaimer claimer,
+      ScheduleRepository schedule,
+      NextDue nextDue,
       FetchRequestPublisher publisher,
       JdbcClient jdbc,
       TransactionTemplate tx,
       SchedulerProperties props,
       Clock clock,
       MeterRegistry meters) {
-    this.claimer = claimer;
+    this.schedule = schedule;
+    this.nextDue = nextDue;
     this.publisher = publisher;
-    this.jdbc = jdbc;
     this.tx = tx;
     this.props = props;
     this.clock = clock;
@@ -89,25 +85,44 @@ public class ClaimRound {
     this.selectPhase = phase(meters, "claim");
     this.serializePhase = phase(meters, "serialize");
     this.publishPhase = phase(meters, "publish");
+    this.cap = new InFlightCap(jdbc, tx, props.maxInFlight(), props.sendTimeout());
   }
 
   /**
-   * Claims up to one batch of due sources, within the in-flight cap. Returns how many sources were
-   * claimed (0 when nothing was due or the cap is reached).
+   * Claims up to one batch of due sources, within the in-flight cap across all instances ({@link
+   * InFlightCap}). Returns how many sources were claimed (0 when nothing was due or the cap is
+   * reached).
    */
   public int claimDue() {
-    return run(
-        (now, leaseEnd) -> {
-          int room = Math.min(props.batchSize(), props.maxInFlight() - claimer.inFlight(now));
-          return room <= 0 ? List.<ClaimedSource>of() : claimer.claimDue(now, room, leaseEnd);
-        });
+    InFlightCap.Reservation room = cap.reserve(props.batchSize(), clock.instant());
+    if (room.room() == 0) {
+      return 0;
+    }
+    try {
+      return run(
+          (now, leaseEnd) -> {
+            cap.release(room); // goes in the commit that makes the leases visible
+            return schedule.claimDue(now, room.room(), leaseEnd);
+          });
+    } catch (RuntimeException e) {
+      releaseAfterRollback(room, e);
+      throw e;
+    }
+  }
+
+  private void releaseAfterRollback(InFlightCap.Reservation room, RuntimeException cause) {
+    try {
+      cap.release(room);
+    } catch (RuntimeException e) {
+      cause.addSuppressed(e); // the reservation expires by itself
+    }
   }
 
   /**
    * Claims the given sources for a batch run at {@code windowEnd} (see {@code BatchRunService}).
    */
   public int claimIds(Collection<UUID> ids, Instant windowEnd) {
-    return run((now, leaseEnd) -> claimer.claimIds(ids, windowEnd, now, leaseEnd));
+    return run((now, leaseEnd) -> schedule.claimIds(ids, windowEnd, now, leaseEnd));
   }
 
   private int run(BiFunction<Instant, Instant, List<ClaimedSource>> claim) {
@@ -160,12 +175,21 @@ public class ClaimRound {
         .register(meters);
   }
 
+  /**
+   * Releases the claim of a source whose request can never be sent, and backs it off the way the
+   * cadence module backs off any failure (tier minimum, floor and ceiling included).
+   */
   private void setAside(ClaimedSource s, String reason, Instant now) {
     log.warn("source {}: request set aside: {}", s.id(), reason);
-    jdbc.sql(SET_ASIDE)
-        .param("error", "cannot request: " + reason)
-        .param("now", Timestamp.from(now))
-        .param("id", s.id())
-        .update();
+    schedule
+        .lock(s.id()) // already locked by the claim, in this transaction
+        .ifPresent(
+            row ->
+                schedule.setAside(
+                    s.id(),
+                    "cannot request: " + reason,
+                    row.consecutiveMisses() + 1,
+                    nextDue.afterOutcome(row, new Outcome.Failure(now, null), now),
+                    now));
   }
 }

@@ -1,10 +1,12 @@
 package io.freshet.scheduler.claims;
 
 import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.scheduler.schedule.NextDue;
+import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import org.springframework.beans.factory.annotation.Value;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -19,21 +21,27 @@ class ClaimsConfig {
 
   @Bean
   FetchRequestPublisher fetchRequestPublisher(
-      KafkaTemplate<String, byte[]> fetchRequestTemplate,
-      FreshetTopics topics,
-      @Value("${spring.kafka.producer.properties.max.request.size:1048576}") int maxRecordBytes) {
-    return new FetchRequestPublisher(fetchRequestTemplate, topics, maxRecordBytes);
+      KafkaTemplate<String, byte[]> fetchRequestTemplate, FreshetTopics topics) {
+    // The producer's own limit, however it was set (spring.kafka.producer.properties.*).
+    Object limit =
+        fetchRequestTemplate
+            .getProducerFactory()
+            .getConfigurationProperties()
+            .getOrDefault(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1_048_576);
+    return new FetchRequestPublisher(
+        fetchRequestTemplate, topics, Integer.parseInt(limit.toString()));
   }
 
   @Bean
   ClaimRound claimRound(
-      DueSourceClaimer claimer,
+      ScheduleRepository schedule,
+      NextDue nextDue,
       FetchRequestPublisher publisher,
       JdbcClient jdbc,
       TransactionTemplate tx,
       SchedulerProperties props,
       Clock clock,
       MeterRegistry meters) {
-    return new ClaimRound(claimer, publisher, jdbc, tx, props, clock, meters);
+    return new ClaimRound(schedule, nextDue, publisher, jdbc, tx, props, clock, meters);
   }
 }

@@ -1,5 +1,6 @@
 package io.freshet.scheduler.claims;
 
+import io.freshet.scheduler.schedule.ClaimedSource;
 import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.FetchRequested;
 import java.nio.ByteBuffer;

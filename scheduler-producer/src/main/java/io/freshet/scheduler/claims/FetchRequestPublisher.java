@@ -1,5 +1,6 @@
 package io.freshet.scheduler.claims;
 
+import io.freshet.scheduler.support.OutageLog;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.schemas.topic.Topic;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.serialization.Serializer;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.support.ProducerListener;
 import org.springframework.kafka.support.SendResult;
 
 /**
@@ -33,6 +35,9 @@ public class FetchRequestPublisher {
   public FetchRequestPublisher(
       KafkaTemplate<String, byte[]> template, FreshetTopics topics, int maxRecordBytes) {
     this.template = template;
+    // Failures are reported once per round by publishAll, not one ERROR line per record (a frozen
+    // broker made hundreds per round).
+    template.setProducerListener(new ProducerListener<>() {});
     this.topic = topics.fetchRequested();
     this.serializer = topic.valueSerde().serializer();
     this.maxRecordBytes = maxRecordBytes;
@@ -57,9 +62,14 @@ public class FetchRequestPublisher {
     return bytes;
   }
 
-  /** Sends all, keyed by host, and blocks until all are acknowledged or {@code timeout} passes. */
+  /**
+   * Sends all, keyed by host, and blocks until all are acknowledged or {@code timeout} passes. A
+   * failure is one exception that says how many were acknowledged and why the rest were not — the
+   * round's one summary, instead of an error line per record.
+   */
   public void publishAll(List<Keyed> requests, Duration timeout) {
     List<CompletableFuture<SendResult<String, byte[]>>> sent = new ArrayList<>(requests.size());
+    Throwable cause;
     try {
       for (Keyed r : requests) {
         sent.add(template.send(topic.name(), r.key(), r.value()));
@@ -67,17 +77,28 @@ public class FetchRequestPublisher {
       template.flush();
       CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
           .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return;
     } catch (ExecutionException e) {
-      throw new PublishFailedException(
-          "broker did not acknowledge the claim's requests", e.getCause());
+      cause = e.getCause();
     } catch (TimeoutException e) {
-      throw new PublishFailedException("broker did not acknowledge within " + timeout, e);
+      cause = e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new PublishFailedException("interrupted while waiting for acknowledgements", e);
+      cause = e;
     } catch (RuntimeException e) {
-      throw new PublishFailedException("cannot send the claim's requests: " + e.getMessage(), e);
+      cause = e;
     }
+    long acked = sent.stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).count();
+    throw new PublishFailedException(
+        "broker acknowledged "
+            + acked
+            + " of "
+            + requests.size()
+            + " requests within "
+            + timeout.toMillis()
+            + " ms: "
+            + OutageLog.rootCause(cause),
+        cause);
   }
 
   /** A serialised request and its partition key. */

@@ -57,15 +57,17 @@ class KafkaConfig {
   ProducerFactory<String, byte[]> fetchRequestProducerFactory(
       KafkaProperties kafka, FreshetTopics topics, SchedulerProperties scheduler) {
     Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
-    // A claim waits at most send-timeout for its acks, so the producer gives up no later.
-    int sendTimeoutMs = (int) Math.max(15_000, scheduler.sendTimeout().toMillis());
-    config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeoutMs);
-    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, sendTimeoutMs);
+    // Invariants of the claim protocol, not tuning: a claim commits only after every request is
+    // durably acknowledged, and a retried send must not duplicate. The rest (linger, compression,
+    // request timeout...) comes from spring.kafka.producer.* in application.yml, so the
+    // environment can change it.
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     config.put(ProducerConfig.ACKS_CONFIG, "all");
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-    config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    // A claim waits at most send-timeout for its acks, so by default the producer gives up no
+    // later (unless these are set explicitly).
+    int sendTimeoutMs = (int) Math.max(15_000, scheduler.sendTimeout().toMillis());
+    config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeoutMs);
+    config.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, sendTimeoutMs);
     // Values are serialised by FetchRequestPublisher, per source, before anything is sent.
     return new DefaultKafkaProducerFactory<>(
         config, topics.fetchRequested().keySerde().serializer(), new ByteArraySerializer());

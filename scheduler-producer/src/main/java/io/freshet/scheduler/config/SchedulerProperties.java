@@ -22,15 +22,20 @@ import org.springframework.validation.annotation.Validated;
  * @param batchSize sources claimed per claim transaction
  * @param leaseDuration how long a claim holds a source; its FetchRequested's {@code not_after}. A
  *     worker drops a request it picks up later; the source is claimed again with a new epoch.
- * @param maxInFlight cap on leased sources across all instances, so a lagging worker group is not
- *     flooded (checked per claim round, so concurrent rounds may overshoot it by up to one batch
- *     each)
+ * @param maxInFlight cap on leased sources across all instances and claim threads, so a lagging
+ *     worker group is not flooded; rounds reserve room under it before they claim ({@code
+ *     InFlightCap}), so it holds exactly
  * @param sendTimeout how long a claim waits for the broker to acknowledge its requests before it
  *     rolls back
  * @param budgetPerHour global fetch budget (fetches per hour) handed to the cadence module; 0 = no
  *     budget
  * @param budgetReplanInterval how often the budget plan is recomputed from all sources' demands
  * @param defaultCadence {@code config_json.cadence} for sources that have none (JSON)
+ * @param gaugeRefresh how often the due-backlog, oldest-overdue and in-flight gauges are re-read
+ * @param healthProbeInterval how often readiness probes the database and the broker in the
+ *     background, so that {@code /actuator/health/readiness} answers at once from the latest result
+ * @param healthProbeTimeout how long one probe may take before it counts as failed; a probe result
+ *     older than three intervals plus this counts as DOWN (a hung probe cannot keep readiness UP)
  */
 @Validated
 @ConfigurationProperties("freshet.scheduler")
@@ -44,4 +49,7 @@ public record SchedulerProperties(
     @NotNull @DefaultValue("30s") Duration sendTimeout,
     @DecimalMin("0") @DefaultValue("0") double budgetPerHour,
     @NotNull @DefaultValue("10m") Duration budgetReplanInterval,
-    @NotBlank @DefaultValue("{\"mode\":\"adaptive\"}") String defaultCadence) {}
+    @NotBlank @DefaultValue("{\"mode\":\"adaptive\"}") String defaultCadence,
+    @NotNull @DefaultValue("15s") Duration gaugeRefresh,
+    @NotNull @DefaultValue("2s") Duration healthProbeInterval,
+    @NotNull @DefaultValue("1s") Duration healthProbeTimeout) {}

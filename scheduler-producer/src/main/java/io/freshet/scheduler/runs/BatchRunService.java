@@ -1,10 +1,9 @@
 package io.freshet.scheduler.runs;
 
-import io.freshet.cadence.CadenceEngine;
 import io.freshet.scheduler.claims.ClaimRound;
 import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.scheduler.schedule.NextDue;
 import io.freshet.scheduler.schedule.ScheduleRow;
-import io.freshet.scheduler.schedule.SnapshotMapper;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,19 +31,15 @@ public class BatchRunService {
   private static final int PAGE = 1000;
 
   private final JdbcClient jdbc;
-  private final CadenceEngine engine;
+  private final NextDue nextDue;
   private final ClaimRound claims;
   private final SchedulerProperties props;
   private final Clock clock;
 
   BatchRunService(
-      JdbcClient jdbc,
-      CadenceEngine engine,
-      ClaimRound claims,
-      SchedulerProperties props,
-      Clock clock) {
+      JdbcClient jdbc, NextDue nextDue, ClaimRound claims, SchedulerProperties props, Clock clock) {
     this.jdbc = jdbc;
-    this.engine = engine;
+    this.nextDue = nextDue;
     this.claims = claims;
     this.props = props;
     this.clock = clock;
@@ -93,10 +88,7 @@ public class BatchRunService {
         evaluated++;
         if (row.leaseUntil() != null && row.leaseUntil().isAfter(now)) {
           inFlight++;
-        } else if (engine.isDue(
-            engine.parser().parseConfigJson(row.configJson()),
-            SnapshotMapper.snapshot(row),
-            windowEnd)) {
+        } else if (nextDue.isDueAt(row, windowEnd)) {
           due.add(row.id());
         }
       }

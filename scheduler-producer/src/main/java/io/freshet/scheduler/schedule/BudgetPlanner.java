@@ -14,7 +14,6 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -48,10 +47,10 @@ public class BudgetPlanner {
     return plan.get();
   }
 
-  /** Recomputes the plan from all enabled sources. */
-  @Scheduled(
-      initialDelayString = "${freshet.scheduler.budget-replan-interval:10m}",
-      fixedDelayString = "${freshet.scheduler.budget-replan-interval:10m}")
+  /**
+   * Recomputes the plan from all enabled sources (every {@code budget-replan-interval}, see {@code
+   * BackgroundJobs}).
+   */
   @Transactional(readOnly = true) // so the driver streams the rows instead of loading them all
   public void replan() {
     if (props.budgetPerHour() <= 0) {

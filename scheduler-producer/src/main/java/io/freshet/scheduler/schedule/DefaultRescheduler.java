@@ -13,12 +13,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 class DefaultRescheduler implements Rescheduler {
 
-  private final ScheduleRows rows;
+  private final ScheduleRepository rows;
   private final NextDue nextDue;
   private final TransactionTemplate tx;
   private final Clock clock;
 
-  DefaultRescheduler(ScheduleRows rows, NextDue nextDue, TransactionTemplate tx, Clock clock) {
+  DefaultRescheduler(
+      ScheduleRepository rows, NextDue nextDue, TransactionTemplate tx, Clock clock) {
     this.rows = rows;
     this.nextDue = nextDue;
     this.tx = tx;

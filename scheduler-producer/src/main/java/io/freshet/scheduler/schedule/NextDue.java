@@ -11,9 +11,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Computes next due times from a row with the cadence module and the current budget plan. A row
- * whose stored cadence no longer parses (edited by hand) falls back to the deployment default and
- * says so in the log, rather than never being scheduled again.
+ * The scheduler's one door to the cadence module: every question about a source's timing — when
+ * next after an outcome, when next after its row changed, is it due at a batch run's window end —
+ * is asked here with the row, and answered with the current budget plan. No caller parses a cadence
+ * itself. A row whose stored cadence no longer parses (edited by hand) falls back to the deployment
+ * default and says so in the log, on every path alike, rather than never being scheduled again.
  */
 @Component
 public class NextDue {
@@ -61,12 +63,17 @@ public class NextDue {
     return retryAfter != null && retryAfter.isAfter(due) ? retryAfter : due;
   }
 
+  /** Whether the row is due at a batch run's {@code windowEnd} (ADR 0009's rule for its mode). */
+  public boolean isDueAt(ScheduleRow row, Instant windowEnd) {
+    return engine.isDue(spec(row), SnapshotMapper.snapshot(row), windowEnd);
+  }
+
   CadenceSpec spec(ScheduleRow row) {
     return specOf(engine, row);
   }
 
   /** The row's cadence, or the deployment default if the stored one no longer parses. */
-  public static CadenceSpec specOf(CadenceEngine engine, ScheduleRow row) {
+  static CadenceSpec specOf(CadenceEngine engine, ScheduleRow row) {
     try {
       return engine.parser().parseConfigJson(row.configJson());
     } catch (InvalidCadenceException e) {

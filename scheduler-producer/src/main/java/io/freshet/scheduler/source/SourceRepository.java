@@ -1,5 +1,6 @@
 package io.freshet.scheduler.source;
 
+import io.freshet.scheduler.schedule.ScheduleRepository;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -19,9 +20,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The API's reads and writes of {@code scheduler.sources}. The claim loop and the outcome listeners
- * have their own SQL; this class never touches the lease, the epoch or the stats columns except
- * where a manual fetch asks for it.
+ * The API's reads and writes of {@code scheduler.sources}. It never writes the schedule columns
+ * (due time, lease, epoch, misses, manual flag): {@link ScheduleRepository} owns those.
  */
 @Repository
 public class SourceRepository {
@@ -51,8 +51,10 @@ public class SourceRepository {
 
   private final JdbcClient jdbc;
   private final NamedParameterJdbcTemplate named;
+  private final ScheduleRepository schedule;
 
-  SourceRepository(JdbcClient jdbc, NamedParameterJdbcTemplate named) {
+  SourceRepository(JdbcClient jdbc, NamedParameterJdbcTemplate named, ScheduleRepository schedule) {
+    this.schedule = schedule;
     this.jdbc = jdbc;
     this.named = named;
   }
@@ -193,27 +195,12 @@ public class SourceRepository {
   }
 
   /**
-   * The adaptive spec's manual override, in one statement: flags the source and, unless a claim's
-   * lease is active, makes it due now. Empty if there is no such enabled source.
+   * The adaptive spec's manual override: flags the source and, unless a fetch is in flight, makes
+   * it due now ({@link ScheduleRepository#requestFetch}, the owner of schedule writes). Empty if
+   * there is no such enabled source.
    */
   public Optional<FetchRequest> requestFetch(UUID id, Instant now) {
-    return jdbc.sql(
-            """
-            UPDATE scheduler.sources SET
-                manual_requested = true,
-                next_due_at = CASE WHEN lease_until IS NULL OR lease_until <= :now
-                                   THEN least(next_due_at, :now) ELSE next_due_at END,
-                updated_at = :now
-            WHERE id = :id AND enabled
-            RETURNING next_due_at, lease_until, lease_until IS NOT NULL AND lease_until > :now
-            """)
-        .param("id", id)
-        .param("now", timestamp(now))
-        .query(
-            (rs, n) ->
-                new FetchRequest(
-                    instant(rs, "next_due_at"), instant(rs, "lease_until"), rs.getBoolean(3)))
-        .optional();
+    return schedule.requestFetch(id, now);
   }
 
   /** How many sources the tenant has. */

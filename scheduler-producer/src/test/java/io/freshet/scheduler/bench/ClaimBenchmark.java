@@ -2,10 +2,14 @@ package io.freshet.scheduler.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.freshet.cadence.CadenceEngine;
+import io.freshet.cadence.config.CadenceDefaults;
 import io.freshet.scheduler.claims.ClaimRound;
-import io.freshet.scheduler.claims.DueSourceClaimer;
 import io.freshet.scheduler.claims.FetchRequestPublisher;
-import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.scheduler.schedule.BudgetPlanner;
+import io.freshet.scheduler.schedule.NextDue;
+import io.freshet.scheduler.schedule.ScheduleRepository;
+import io.freshet.scheduler.testing.Settings;
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.testsupport.Infrastructure;
@@ -96,21 +100,17 @@ public final class ClaimBenchmark {
               new DefaultKafkaProducerFactory<>(
                   producer, new StringSerializer(), new ByteArraySerializer()));
       var props =
-          new SchedulerProperties(
-              false,
-              1,
-              Duration.ofSeconds(1),
-              batch,
-              Duration.ofMinutes(5),
-              Integer.MAX_VALUE,
-              Duration.ofSeconds(30),
-              0,
-              Duration.ofMinutes(10),
-              "{\"mode\":\"adaptive\"}");
+          Settings.defaults()
+              .batchSize(batch)
+              .maxInFlight(Integer.MAX_VALUE)
+              .sendTimeout(Duration.ofSeconds(30))
+              .build();
       var meters = new SimpleMeterRegistry();
+      var engine = new CadenceEngine(CadenceDefaults.standard(), Clock.systemUTC());
       var round =
           new ClaimRound(
-              new DueSourceClaimer(jdbc),
+              new ScheduleRepository(jdbc),
+              new NextDue(engine, new BudgetPlanner(jdbc, engine, props, Clock.systemUTC())),
               new FetchRequestPublisher(template, topics, 1_048_576),
               jdbc,
               tx,
@@ -210,7 +210,7 @@ public final class ClaimBenchmark {
   private static void explain(JdbcClient jdbc, TransactionTemplate tx, int batch) {
     tx.executeWithoutResult(
         status -> {
-          jdbc.sql("EXPLAIN (ANALYZE, BUFFERS) " + DueSourceClaimer.claimDueSql())
+          jdbc.sql("EXPLAIN (ANALYZE, BUFFERS) " + ScheduleRepository.claimDueSql())
               .param("now", java.sql.Timestamp.from(java.time.Instant.now()))
               .param("limit", batch)
               .param("leaseEnd", java.sql.Timestamp.from(java.time.Instant.now().plusSeconds(300)))

@@ -5,9 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.outcomes.OutcomeApplier;
+import io.freshet.scheduler.schedule.NextDue;
+import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.freshet.scheduler.testing.SchedulerItSupport;
+import io.freshet.scheduler.testing.Settings;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -20,12 +27,12 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
@@ -37,11 +44,13 @@ class ClaimsIT extends SchedulerItSupport {
 
   @Autowired ClaimRound claimRound;
   @Autowired io.micrometer.core.instrument.MeterRegistry meters;
-  @Autowired DueSourceClaimer claimer;
+  @Autowired ScheduleRepository schedule;
+  @Autowired NextDue nextDue;
   @Autowired FetchRequestPublisher publisher;
   @Autowired TransactionTemplate tx;
   @Autowired SchedulerProperties props;
   @Autowired OutcomeApplier outcomes;
+  @Autowired KafkaTemplate<String, byte[]> fetchRequestTemplate;
 
   @Test
   void claimsOnlyEnabledSourcesWhoseDueTimeHasCome() {
@@ -124,6 +133,61 @@ class ClaimsIT extends SchedulerItSupport {
   }
 
   @Test
+  void theInFlightCapHoldsAcrossSixConcurrentClaimersWhoseRoundsOverlap() throws Exception {
+    for (int i = 0; i < 300; i++) {
+      source().host("host-" + (i % 11) + ".example.org").insert();
+    }
+    // 3 instances x 2 claim threads, each round held open 300 ms by a slow broker ack, so every
+    // round overlaps the others: counting committed leases alone would let each claim a batch.
+    SchedulerProperties capped = Settings.from(props).batchSize(20).maxInFlight(50).build();
+    FetchRequestPublisher slowAcks =
+        new FetchRequestPublisher(fetchRequestTemplate, topics, 1_048_576) {
+          @Override
+          public void publishAll(List<Keyed> requests, Duration timeout) {
+            try {
+              Thread.sleep(300);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            super.publishAll(requests, timeout);
+          }
+        };
+    List<Callable<Integer>> claimers = new ArrayList<>();
+    for (int c = 0; c < 6; c++) {
+      ClaimRound instance = round(capped, slowAcks);
+      claimers.add(
+          () -> {
+            int total = 0;
+            for (int r = 0; r < 4; r++) {
+              total += instance.claimDue();
+            }
+            return total;
+          });
+    }
+
+    int claimedTotal = 0;
+    try (var pool = Executors.newFixedThreadPool(6)) {
+      for (var f : pool.invokeAll(claimers)) {
+        claimedTotal += f.get();
+      }
+    }
+
+    long leased =
+        jdbc.sql("SELECT count(*) FROM scheduler.sources WHERE lease_until > now()")
+            .query(Long.class)
+            .single();
+    assertThat(claimedTotal).isEqualTo(50);
+    assertThat(leased).isEqualTo(50);
+    assertThat(requestsOfTenant()).hasSize(50);
+    assertThat(
+            jdbc.sql("SELECT count(*) FROM scheduler.claim_reservations")
+                .query(Long.class)
+                .single())
+        .as("no reservation outlives its round")
+        .isZero();
+  }
+
+  @Test
   void aSourceWhoseRequestCannotBeSentDoesNotStopTheOthersAndReleasesItsClaim() {
     UUID ok1 = source().insert();
     UUID ok2 = source().insert();
@@ -141,7 +205,9 @@ class ClaimsIT extends SchedulerItSupport {
     assertThat(column(tooLarge, "last_status", String.class)).isEqualTo("failed");
     assertThat(column(tooLarge, "last_error", String.class)).contains("record limit");
     assertThat(column(tooLarge, "consecutive_misses", Integer.class)).isOne();
-    assertThat(instantColumn(tooLarge, "next_due_at")).isAfter(Instant.now());
+    assertThat(instantColumn(tooLarge, "next_due_at"))
+        .as("the cadence module's backoff with the tier minimum (pro: 1 h), not a 1-minute formula")
+        .isAfter(Instant.now().plus(Duration.ofMinutes(59)));
   }
 
   @Test
@@ -150,9 +216,21 @@ class ClaimsIT extends SchedulerItSupport {
     UUID b = source().insert();
     Instant dueBefore = instantColumn(a, "next_due_at");
     ClaimRound withDeadBroker = round(withBatchSize(10), publisherTo("127.0.0.1:1"));
+    var kafkaErrors = new ListAppender<ILoggingEvent>();
+    kafkaErrors.start();
+    var springKafka = (Logger) LoggerFactory.getLogger("org.springframework.kafka");
+    springKafka.addAppender(kafkaErrors);
 
-    assertThatThrownBy(withDeadBroker::claimDue)
-        .isInstanceOf(FetchRequestPublisher.PublishFailedException.class);
+    try {
+      assertThatThrownBy(withDeadBroker::claimDue)
+          .isInstanceOf(FetchRequestPublisher.PublishFailedException.class)
+          .hasMessageStartingWith("broker acknowledged 0 of 2 requests within");
+    } finally {
+      springKafka.detachAppender(kafkaErrors);
+    }
+    assertThat(kafkaErrors.list)
+        .as("issue 7, defect 12: no ERROR line per record; the round's failure is one summary")
+        .noneMatch(e -> e.getLevel() == Level.ERROR);
     assertThat(column(a, "epoch", Long.class)).isZero();
     assertThat(instantColumn(a, "lease_until")).isNull();
     assertThat(instantColumn(a, "next_due_at")).isEqualTo(dueBefore);
@@ -259,7 +337,8 @@ class ClaimsIT extends SchedulerItSupport {
   }
 
   private ClaimRound round(SchedulerProperties p, FetchRequestPublisher pub) {
-    return new ClaimRound(claimer, pub, jdbc, tx, p, Clock.systemUTC(), new SimpleMeterRegistry());
+    return new ClaimRound(
+        schedule, nextDue, pub, jdbc, tx, p, Clock.systemUTC(), new SimpleMeterRegistry());
   }
 
   private FetchRequestPublisher publisherTo(String bootstrap) {
@@ -277,38 +356,14 @@ class ClaimsIT extends SchedulerItSupport {
   }
 
   private SchedulerProperties enabledLoop() {
-    return new SchedulerProperties(
-        true,
-        2,
-        Duration.ofMillis(200),
-        props.batchSize(),
-        props.leaseDuration(),
-        props.maxInFlight(),
-        Duration.ofSeconds(10),
-        0,
-        props.budgetReplanInterval(),
-        props.defaultCadence());
+    return Settings.from(props).claiming(2, Duration.ofMillis(200)).build();
   }
 
   private SchedulerProperties withBatchSize(int batchSize) {
-    return copy(p -> batchSize, null);
+    return Settings.from(props).batchSize(batchSize).build();
   }
 
   private SchedulerProperties withLease(Duration lease) {
-    return copy(p -> p.batchSize(), lease);
-  }
-
-  private SchedulerProperties copy(Function<SchedulerProperties, Integer> batch, Duration lease) {
-    return new SchedulerProperties(
-        false,
-        1,
-        props.tick(),
-        batch.apply(props),
-        lease == null ? props.leaseDuration() : lease,
-        props.maxInFlight(),
-        Duration.ofSeconds(10),
-        props.budgetPerHour(),
-        props.budgetReplanInterval(),
-        props.defaultCadence());
+    return Settings.from(props).lease(lease).build();
   }
 }

@@ -2,6 +2,7 @@ package io.freshet.scheduler.claims;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.freshet.scheduler.schedule.ClaimedSource;
 import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.FetchRequested;
 import java.time.Instant;

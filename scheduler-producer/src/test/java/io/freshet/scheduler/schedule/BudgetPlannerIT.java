@@ -8,6 +8,7 @@ import io.freshet.cadence.budget.BudgetPlan;
 import io.freshet.cadence.source.Outcome;
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.testing.SchedulerItSupport;
+import io.freshet.scheduler.testing.Settings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,16 +75,6 @@ class BudgetPlannerIT extends SchedulerItSupport {
   }
 
   private SchedulerProperties withBudget(double perHour) {
-    return new SchedulerProperties(
-        false,
-        1,
-        props.tick(),
-        props.batchSize(),
-        props.leaseDuration(),
-        props.maxInFlight(),
-        props.sendTimeout(),
-        perHour,
-        props.budgetReplanInterval(),
-        props.defaultCadence());
+    return Settings.from(props).budgetPerHour(perHour).sendTimeout(props.sendTimeout()).build();
   }
 }

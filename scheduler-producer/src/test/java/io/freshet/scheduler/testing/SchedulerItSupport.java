@@ -83,7 +83,8 @@ public abstract class SchedulerItSupport {
 
   @BeforeEach
   void emptyTables() {
-    jdbc.sql("TRUNCATE scheduler.sources, scheduler.tenants CASCADE").update();
+    jdbc.sql("TRUNCATE scheduler.sources, scheduler.tenants, scheduler.claim_reservations CASCADE")
+        .update();
     tenant = "t-" + UUID.randomUUID().toString().substring(0, 8);
     tenant(tenant, "pro");
   }

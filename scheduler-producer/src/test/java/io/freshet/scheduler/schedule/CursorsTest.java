@@ -1,4 +1,4 @@
-package io.freshet.scheduler.outcomes;
+package io.freshet.scheduler.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

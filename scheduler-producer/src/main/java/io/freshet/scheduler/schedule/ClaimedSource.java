@@ -1,4 +1,4 @@
-package io.freshet.scheduler.claims;
+package io.freshet.scheduler.schedule;
 
 import java.time.Instant;
 import java.util.UUID;

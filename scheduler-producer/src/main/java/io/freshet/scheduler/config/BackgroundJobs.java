@@ -1,0 +1,69 @@
+package io.freshet.scheduler.config;
+
+import io.freshet.scheduler.metrics.ScheduleGauges;
+import io.freshet.scheduler.schedule.BudgetPlanner;
+import io.freshet.scheduler.support.OutageLog;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+
+/**
+ * The periodic jobs, timed by {@link SchedulerProperties} (no {@code @Scheduled} placeholders
+ * elsewhere): the schedule gauges every {@code gauge-refresh}, the budget plan every {@code
+ * budget-replan-interval}. While the database is down each job writes one line when its outage
+ * starts, a reminder now and then, and one when it ends — not a stack trace per run (issue 7,
+ * defect 9).
+ */
+@Configuration(proxyBeanMethods = false)
+class BackgroundJobs implements SchedulingConfigurer {
+
+  private static final Logger log = LoggerFactory.getLogger(BackgroundJobs.class);
+
+  private final ScheduleGauges gauges;
+  private final BudgetPlanner budget;
+  private final SchedulerProperties props;
+  private final Clock clock;
+
+  BackgroundJobs(
+      ScheduleGauges gauges, BudgetPlanner budget, SchedulerProperties props, Clock clock) {
+    this.gauges = gauges;
+    this.budget = budget;
+    this.props = props;
+    this.clock = clock;
+  }
+
+  @Override
+  public void configureTasks(ScheduledTaskRegistrar registrar) {
+    registrar.addFixedDelayTask(
+        new FixedDelayTask(
+            quietly(
+                new OutageLog(log, "schedule gauges", clock, Duration.ofMinutes(5)),
+                gauges::refresh),
+            props.gaugeRefresh(),
+            Duration.ofSeconds(5)));
+    registrar.addFixedDelayTask(
+        new FixedDelayTask(
+            quietly(
+                new OutageLog(log, "budget planner", clock, Duration.ofMinutes(30)),
+                budget::replan),
+            props.budgetReplanInterval(),
+            props.budgetReplanInterval()));
+  }
+
+  /** {@code job}, with its failures reported through {@code outage} instead of thrown. */
+  static Runnable quietly(OutageLog outage, Runnable job) {
+    return () -> {
+      try {
+        job.run();
+        outage.succeeded();
+      } catch (RuntimeException e) {
+        outage.failed(e);
+      }
+    };
+  }
+}

@@ -1,0 +1,244 @@
+package io.freshet.scheduler.schedule;
+
+import io.freshet.scheduler.source.FetchRequest;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The one owner of a source's schedule columns: every statement that writes {@code next_due_at},
+ * the lease, the epoch, the misses or the manual flag is here — claims, outcomes, set-asides,
+ * reschedules and manual fetches — so the rules that keep them consistent can be read in one place.
+ * What the new values are is decided elsewhere, in plain Java ({@link OutcomeRules}, {@link
+ * NextDue}); this class only stores them. Writes must run inside the caller's transaction.
+ *
+ * <p>Claims (Decision 008): one statement selects the due sources — the due check in SQL before the
+ * LIMIT — with {@code FOR UPDATE SKIP LOCKED}, so concurrent schedulers never take the same row,
+ * and in the same statement bumps the epoch, sets the lease and moves the due time to the lease
+ * end, so an unanswered claim makes the source due again when its lease expires.
+ */
+@Repository
+public class ScheduleRepository {
+
+  private static final String LOCK =
+      "SELECT "
+          + ScheduleRow.COLUMNS
+          + " FROM scheduler.sources s JOIN scheduler.tenants t ON t.id = s.tenant_id"
+          + " WHERE s.id = :id FOR UPDATE OF s";
+
+  private static final String RETURNING =
+      """
+      RETURNING s.id, s.tenant_id, s.connector, s.url, s.host, s.config_json::text AS config_json,
+                s.cursor_json::text AS cursor_json, s.credentials_encrypted, s.epoch, s.priority,
+                due.next_due_at AS due_at, due.manual_requested AS manual
+      """;
+
+  private static final String CLAIM_SET =
+      """
+      SET epoch = s.epoch + 1, lease_until = :leaseEnd, next_due_at = :leaseEnd,
+          claimed_due_at = due.next_due_at, claimed_window_end = due.window_end,
+          manual_requested = false, updated_at = :now
+      """;
+
+  private static final String CLAIM_DUE =
+      """
+      WITH due AS (
+        SELECT id, next_due_at, NULL::timestamptz AS window_end, manual_requested
+        FROM scheduler.sources
+        WHERE enabled AND next_due_at <= :now
+        ORDER BY priority DESC, next_due_at
+        LIMIT :limit
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE scheduler.sources s
+      """
+          + CLAIM_SET
+          + "FROM due WHERE s.id = due.id\n"
+          + RETURNING;
+
+  private static final String CLAIM_IDS =
+      """
+      WITH due AS (
+        SELECT id, :windowEnd::timestamptz AS next_due_at, :windowEnd::timestamptz AS window_end,
+               manual_requested
+        FROM scheduler.sources
+        WHERE id IN (:ids) AND enabled AND (lease_until IS NULL OR lease_until <= :now)
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE scheduler.sources s
+      """
+          + CLAIM_SET
+          + "FROM due WHERE s.id = due.id\n"
+          + RETURNING;
+
+  private static final String APPLY_OUTCOME =
+      """
+      UPDATE scheduler.sources SET
+        lease_until = NULL, cursor_json = :cursor::jsonb, last_status = :status, last_error = :error,
+        last_outcome_at = :at, retry_after = :retryAfter, consecutive_misses = :misses,
+        next_due_at = :nextDue, updated_at = :now
+      WHERE id = :id
+      """;
+  // manual_requested is left as it is by outcomes: set during the fetch, it must reach the next
+  // claim, which reads it into FetchRequested.manual and clears it in the same statement.
+
+  private static final String SET_ASIDE =
+      """
+      UPDATE scheduler.sources SET lease_until = NULL, last_status = 'failed', last_error = :error,
+        last_outcome_at = :now, consecutive_misses = :misses, next_due_at = :nextDue,
+        updated_at = :now
+      WHERE id = :id
+      """;
+
+  private static final String REQUEST_FETCH =
+      """
+      UPDATE scheduler.sources SET
+          manual_requested = true,
+          next_due_at = CASE WHEN lease_until IS NULL OR lease_until <= :now
+                             THEN least(next_due_at, :now) ELSE next_due_at END,
+          updated_at = :now
+      WHERE id = :id AND enabled
+      RETURNING next_due_at, lease_until, lease_until IS NOT NULL AND lease_until > :now
+      """;
+
+  private final JdbcClient jdbc;
+
+  public ScheduleRepository(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /** The row, locked until the surrounding transaction ends; empty if the source is gone. */
+  public Optional<ScheduleRow> lock(UUID id) {
+    return jdbc.sql(LOCK).param("id", id).query(ScheduleRow::map).optional();
+  }
+
+  /**
+   * Claims up to {@code limit} enabled sources due at {@code now}, highest priority first, then
+   * longest overdue.
+   */
+  public List<ClaimedSource> claimDue(Instant now, int limit, Instant leaseEnd) {
+    if (limit <= 0) {
+      return List.of();
+    }
+    return jdbc.sql(CLAIM_DUE)
+        .param("now", ts(now))
+        .param("limit", limit)
+        .param("leaseEnd", ts(leaseEnd))
+        .query(ScheduleRepository::claimed)
+        .list();
+  }
+
+  /**
+   * Claims the given sources for a batch run at {@code windowEnd} (they were found due by the
+   * cadence rule at that instant), skipping any that are leased or locked by another scheduler.
+   */
+  public List<ClaimedSource> claimIds(
+      Collection<UUID> ids, Instant windowEnd, Instant now, Instant leaseEnd) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    return jdbc.sql(CLAIM_IDS)
+        .param("ids", ids)
+        .param("windowEnd", ts(windowEnd))
+        .param("now", ts(now))
+        .param("leaseEnd", ts(leaseEnd))
+        .query(ScheduleRepository::claimed)
+        .list();
+  }
+
+  /** The claim statement, for diagnostics (EXPLAIN in the benchmark). */
+  public static String claimDueSql() {
+    return CLAIM_DUE;
+  }
+
+  /** Leases not yet answered (all instances). */
+  public int inFlight(Instant now) {
+    return jdbc.sql(
+            "SELECT count(*) FROM scheduler.sources WHERE lease_until IS NOT NULL AND lease_until > :now")
+        .param("now", ts(now))
+        .query(Integer.class)
+        .single();
+  }
+
+  /** Stores an applied outcome ({@link OutcomeRules}) and releases the lease. */
+  public void applyOutcome(UUID id, OutcomeRules.Apply outcome, Instant now) {
+    jdbc.sql(APPLY_OUTCOME)
+        .param("cursor", outcome.cursorJson())
+        .param("status", outcome.status())
+        .param("error", outcome.error())
+        .param("at", ts(outcome.outcomeAt()))
+        .param("retryAfter", ts(outcome.retryAfter()))
+        .param("misses", outcome.misses())
+        .param("nextDue", ts(outcome.nextDue()))
+        .param("now", ts(now))
+        .param("id", id)
+        .update();
+  }
+
+  /**
+   * Releases a claim whose request can never be sent (Decision 008's error isolation): the error
+   * recorded, one miss more, due again at {@code nextDue} (the cadence module's backoff).
+   */
+  public void setAside(UUID id, String error, int misses, Instant nextDue, Instant now) {
+    jdbc.sql(SET_ASIDE)
+        .param("error", error)
+        .param("misses", misses)
+        .param("nextDue", ts(nextDue))
+        .param("now", ts(now))
+        .param("id", id)
+        .update();
+  }
+
+  /** Stores a recomputed due time (the row changed, nothing was fetched). */
+  public void setNextDue(UUID id, Instant nextDueAt, Instant now) {
+    jdbc.sql("UPDATE scheduler.sources SET next_due_at = :due, updated_at = :now WHERE id = :id")
+        .param("due", ts(nextDueAt))
+        .param("now", ts(now))
+        .param("id", id)
+        .update();
+  }
+
+  /**
+   * The adaptive spec's manual override, in one statement: flags the source and, unless a claim's
+   * lease is active, makes it due now. Empty if there is no such enabled source.
+   */
+  public Optional<FetchRequest> requestFetch(UUID id, Instant now) {
+    return jdbc.sql(REQUEST_FETCH)
+        .param("id", id)
+        .param("now", ts(now))
+        .query(
+            (rs, n) ->
+                new FetchRequest(
+                    ScheduleRow.instant(rs, "next_due_at"),
+                    ScheduleRow.instant(rs, "lease_until"),
+                    rs.getBoolean(3)))
+        .optional();
+  }
+
+  private static Timestamp ts(Instant instant) {
+    return instant == null ? null : Timestamp.from(instant);
+  }
+
+  private static ClaimedSource claimed(ResultSet rs, int rowNum) throws SQLException {
+    return new ClaimedSource(
+        rs.getObject("id", UUID.class),
+        rs.getString("tenant_id"),
+        rs.getString("connector"),
+        rs.getString("url"),
+        rs.getString("host"),
+        rs.getString("config_json"),
+        rs.getString("cursor_json"),
+        rs.getBytes("credentials_encrypted"),
+        rs.getLong("epoch"),
+        rs.getInt("priority"),
+        ScheduleRow.instant(rs, "due_at"),
+        rs.getBoolean("manual"));
+  }
+}
