@@ -63,6 +63,13 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
     try {
       outcome = deserializer.deserialize(topic.name(), record.headers(), record.value());
     } catch (SerializationException e) {
+      if (InfrastructureFailures.isInfrastructure(e)) {
+        // The registry is unreachable: not the record's fault. Fail the task after a pause; the
+        // thread is replaced and the record re-read from the last commit until the registry is
+        // back.
+        InfrastructureFailures.pause();
+        throw e;
+      }
       deadLetter(record, e.getMessage());
       return;
     }
