@@ -29,7 +29,7 @@ public final class SourceState {
   final List<Long> recentPublished;
 
   /** Insertion order = counting order; the oldest are evicted first. */
-  final SequencedSet<Long> countedHashes;
+  LongRing countedHashes;
 
   /** Identities ({@code request_id@finished_at}) of the outcomes applied most recently. */
   final SequencedSet<String> appliedOutcomes;
@@ -43,7 +43,7 @@ public final class SourceState {
   SourceState(RateTracker.Snapshot rate) {
     this.window = new ArrayDeque<>();
     this.recentPublished = new ArrayList<>();
-    this.countedHashes = new LinkedHashSet<>();
+    this.countedHashes = new LongRing(64);
     this.appliedOutcomes = new LinkedHashSet<>();
     this.rate = Objects.requireNonNull(rate);
   }

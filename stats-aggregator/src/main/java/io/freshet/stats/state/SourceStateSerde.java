@@ -60,8 +60,9 @@ public final class SourceStateSerde implements Serde<SourceState> {
       for (long p : s.recentPublished) {
         out.writeLong(p);
       }
-      out.writeInt(s.countedHashes.size());
-      for (long h : s.countedHashes) {
+      long[] hashes = s.countedHashes.toArray();
+      out.writeInt(hashes.length);
+      for (long h : hashes) {
         out.writeLong(h);
       }
       out.writeShort(s.appliedOutcomes.size());
@@ -118,9 +119,9 @@ public final class SourceStateSerde implements Serde<SourceState> {
         published.add(in.readLong());
       }
       int hashes = in.readInt();
-      var counted = new java.util.ArrayList<Long>(hashes);
+      long[] counted = new long[hashes];
       for (int i = 0; i < hashes; i++) {
-        counted.add(in.readLong());
+        counted[i] = in.readLong();
       }
       int outcomes = in.readUnsignedShort();
       var applied = new java.util.ArrayList<String>(outcomes);
@@ -150,7 +151,7 @@ public final class SourceStateSerde implements Serde<SourceState> {
       state.updatedAt = updated;
       state.window.addAll(window);
       state.recentPublished.addAll(published);
-      state.countedHashes.addAll(counted);
+      state.countedHashes = LongRing.of(counted);
       state.appliedOutcomes.addAll(applied);
       return state;
     } catch (IOException e) {

@@ -100,7 +100,7 @@ public final class StatsUpdater {
         seen++;
         continue;
       }
-      if (!remember(state.countedHashes, hash64(item.getContentHash()), settings.countedHashes())) {
+      if (!state.countedHashes.add(hash64(item.getContentHash()), settings.countedHashes())) {
         continue; // counted before: a redelivered or re-emitted request marked it new again
       }
       newItems++;

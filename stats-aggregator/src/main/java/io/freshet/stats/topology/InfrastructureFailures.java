@@ -1,12 +1,16 @@
 package io.freshet.stats.topology;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 
 /**
  * Tells an outage (the schema registry unreachable while decoding) from a poison record: an outage
- * is retried until it ends, a poison record is dead-lettered at once.
+ * is retried until it ends, a poison record is dead-lettered at once. Only network failures count
+ * as an outage: a truncated Avro body also fails with an {@code IOException} (EOF), and that is the
+ * record's fault.
  */
 final class InfrastructureFailures {
 
@@ -17,7 +21,10 @@ final class InfrastructureFailures {
 
   static boolean isInfrastructure(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof IOException || t instanceof UncheckedIOException) {
+      if (t instanceof SocketException // ConnectException, connection reset
+          || t instanceof SocketTimeoutException
+          || t instanceof UnknownHostException
+          || t instanceof HttpTimeoutException) {
         return true;
       }
     }
