@@ -9,5 +9,5 @@ cd "$root"
 cp="$root/stats-aggregator/target/test-classes:$root/stats-aggregator/target/classes:$(cat "$root/stats-aggregator/target/bench.classpath")"
 cd stats-aggregator
 exec "$("$root/bin/find-java")" -Xmx2g -Dfreshet.registry.home="$root/test-support/target/apicurio-registry" \
-  -Dlogback.configurationFile="$root/stats-aggregator/src/test/resources/logback-test.xml" \
+  -Dlogback.configurationFile="$root/stats-aggregator/bench/logback-bench.xml" \
   -cp "$cp" io.freshet.stats.bench.TopologyThroughputBenchmark "$@"

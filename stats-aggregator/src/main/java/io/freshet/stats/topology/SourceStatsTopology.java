@@ -54,7 +54,8 @@ public final class SourceStatsTopology {
     var deriver = new StatsDeriver(updater);
     StoreBuilder<KeyValueStore<String, SourceState>> store =
         Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(STORE), Serdes.String(), new SourceStateSerde());
+                Stores.persistentKeyValueStore(STORE), Serdes.String(), new SourceStateSerde())
+            .withCachingEnabled();
     return new Topology()
         .addSource(
             SOURCE,
