@@ -81,6 +81,13 @@ class StatsAggregatorIT {
       assertThat(app.get("/stats/bad%20id").statusCode()).isEqualTo(400);
       assertThat(app.get("/stats?ids=").statusCode()).isEqualTo(400);
       assertThat(app.get("/actuator/health/readiness").body()).contains("UP");
+      assertThat(app.get("/actuator/health").body()).contains("\"state\":\"RUNNING\"");
+      String metrics = app.get("/actuator/prometheus").body();
+      assertThat(metrics)
+          .contains("kafka_stream_thread_process_total")
+          .contains("kafka_stream_thread_commit_latency_avg")
+          .contains("kafka_consumer_fetch_manager_records_lag")
+          .contains("freshet_stats_store_sources");
     }
   }
 
