@@ -51,13 +51,8 @@ public class StatsStreams implements SmartLifecycle {
     streams.setStateListener(
         (now, before) -> {
           log.info("kafka streams {} -> {}", before, now);
-          AvailabilityChangeEvent.publish(
-              events,
-              this,
-              now == KafkaStreams.State.RUNNING
-                  ? ReadinessState.ACCEPTING_TRAFFIC
-                  : ReadinessState.REFUSING_TRAFFIC);
-          if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
+          AvailabilityChangeEvent.publish(events, this, readiness(now));
+          if (liveness(now) == LivenessState.BROKEN) {
             AvailabilityChangeEvent.publish(events, this, LivenessState.BROKEN);
           }
         });
@@ -74,6 +69,21 @@ public class StatsStreams implements SmartLifecycle {
         .register(meters);
     streams.start();
     running = true;
+  }
+
+  /** Ready only while RUNNING: rebalancing, restoring, starting and stopping are not. */
+  static ReadinessState readiness(KafkaStreams.State state) {
+    return state == KafkaStreams.State.RUNNING
+        ? ReadinessState.ACCEPTING_TRAFFIC
+        : ReadinessState.REFUSING_TRAFFIC;
+  }
+
+  /** Broken once Streams is in ERROR (terminal: every thread died); live otherwise. */
+  static LivenessState liveness(KafkaStreams.State state) {
+    return switch (state) {
+      case ERROR, PENDING_ERROR -> LivenessState.BROKEN;
+      case CREATED, REBALANCING, RUNNING, PENDING_SHUTDOWN, NOT_RUNNING -> LivenessState.CORRECT;
+    };
   }
 
   @Override
