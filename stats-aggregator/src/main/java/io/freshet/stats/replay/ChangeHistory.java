@@ -1,5 +1,6 @@
 package io.freshet.stats.replay;
 
+import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemDigest;
@@ -56,6 +57,24 @@ public final class ChangeHistory {
           .computeIfAbsent(o.getSourceId(), k -> new ArrayList<>())
           .add(new Change(when, item.getSignalType().name(), item.getEventAt()));
     }
+  }
+
+  /**
+   * Adds one emitted item from {@code freshet.content.fetched.v1} (the optional second source of
+   * evidence): a change unless its content hash was counted for the source already, from either
+   * topic. It is not a fetch.
+   */
+  public void add(ContentFetched c) {
+    Set<String> seen = counted.computeIfAbsent(c.getSourceId(), k -> new HashSet<>());
+    if (!seen.add(c.getContentHash())) {
+      return;
+    }
+    Instant published = c.getPublishedAt();
+    Instant when =
+        published != null && !published.isAfter(c.getFetchedAt()) ? published : c.getFetchedAt();
+    changes
+        .computeIfAbsent(c.getSourceId(), k -> new ArrayList<>())
+        .add(new Change(when, c.getSignalType().name(), c.getEventAt()));
   }
 
   /** Sources with at least one change. */

@@ -1,6 +1,5 @@
 package io.freshet.stats.replay;
 
-import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.topic.Topic;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -44,12 +43,8 @@ final class OutcomeReader {
   /**
    * Feeds every decodable record with a timestamp in [{@code from}, {@code to}) to {@code sink}.
    */
-  Read read(
-      Topic<String, FetchCompleted> topic,
-      Instant from,
-      Instant to,
-      Consumer<FetchCompleted> sink) {
-    Deserializer<FetchCompleted> values = topic.valueSerde().deserializer();
+  <T> Read read(Topic<String, T> topic, Instant from, Instant to, Consumer<T> sink) {
+    Deserializer<T> values = topic.valueSerde().deserializer();
     long records = 0;
     long used = 0;
     long bad = 0;

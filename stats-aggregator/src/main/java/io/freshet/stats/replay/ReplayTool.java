@@ -9,6 +9,8 @@ import io.freshet.cadence.sim.Trace;
 import io.freshet.cadence.sim.TraceCsv;
 import io.freshet.cadence.sim.TraceFormatException;
 import io.freshet.cadence.sim.peer.PolicyCatalog;
+import io.freshet.schemas.avro.ContentFetched;
+import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import java.io.BufferedReader;
@@ -33,11 +35,13 @@ import java.util.Set;
  *
  * <pre>
  * replay --bootstrap HOST:PORT --registry URL --from ISO-INSTANT [--to ISO-INSTANT]
- *        [--configs candidates.json] [--budget-per-hour N] [--observe feed|page] [--out DIR]
+ *        [--configs candidates.json] [--budget-per-hour N] [--observe feed|page]
+ *        [--content yes|no] [--out DIR]
  * </pre>
  *
- * Reads {@code freshet.fetch.completed.v1} from {@code --from} with a consumer in no group that
- * commits nothing, rebuilds each source's change history ({@link ChangeHistory}), writes it as the
+ * Reads {@code freshet.fetch.completed.v1} (and with {@code --content yes} also {@code
+ * freshet.content.fetched.v1}) from {@code --from} with a consumer in no group that commits
+ * nothing, rebuilds each source's change history ({@link ChangeHistory}), writes it as the
  * simulator's trace ({@code trace.csv}), runs the simulator for the current configuration (adaptive
  * at the budget) and each candidate, prints a table and writes {@code replay.csv} and {@code
  * replay.html} (the chart). The budget defaults to the fetch rate actually observed. Progress on
@@ -47,7 +51,8 @@ public final class ReplayTool {
 
   static final String USAGE =
       "usage: replay --bootstrap HOST:PORT --registry URL --from ISO-INSTANT [--to ISO-INSTANT]"
-          + " [--configs candidates.json] [--budget-per-hour N] [--observe feed|page] [--out DIR]";
+          + " [--configs candidates.json] [--budget-per-hour N] [--observe feed|page]"
+          + " [--content yes|no] [--out DIR]";
 
   private static final Set<String> OPTIONS =
       Set.of(
@@ -58,6 +63,7 @@ public final class ReplayTool {
           "--configs",
           "--budget-per-hour",
           "--observe",
+          "--content",
           "--out");
 
   private ReplayTool() {}
@@ -105,14 +111,33 @@ public final class ReplayTool {
     Double budgetArg = a.containsKey("--budget-per-hour") ? positive(a, "--budget-per-hour") : null;
     Path dir = Path.of(a.getOrDefault("--out", "."));
     Files.createDirectories(dir);
+    boolean content =
+        switch (a.getOrDefault("--content", "no")) {
+          case "yes" -> true;
+          case "no" -> false;
+          default ->
+              throw new IllegalArgumentException(
+                  "--content: expected yes or no, got '" + a.get("--content") + "'");
+        };
     String bootstrap = require(a, "--bootstrap");
     String registry = require(a, "--registry");
 
     var topics = FreshetTopics.create(RegistrySettings.of(registry, false));
     var history = new ChangeHistory();
     long t0 = System.nanoTime();
-    var read =
-        new OutcomeReader(bootstrap, err).read(topics.fetchCompleted(), from, to, history::add);
+    var reader = new OutcomeReader(bootstrap, err);
+    OutcomeReader.Read read =
+        reader.read(topics.fetchCompleted(), from, to, (FetchCompleted o) -> history.add(o));
+    if (content) {
+      OutcomeReader.Read items =
+          reader.read(topics.contentFetched(), from, to, (ContentFetched c) -> history.add(c));
+      err.printf(
+          Locale.ROOT,
+          "[replay] read %d content records (%d in the window, %d undecodable)%n",
+          items.records(),
+          items.used(),
+          items.undecodable());
+    }
     err.printf(
         Locale.ROOT,
         "[replay] read %d records (%d in the window, %d undecodable) in %.1f s: %d sources changed"

@@ -5,6 +5,8 @@ import static io.freshet.stats.testing.Outcomes.published;
 import static io.freshet.stats.testing.Outcomes.seen;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.freshet.schemas.avro.Connector;
+import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemDigest;
@@ -162,6 +164,63 @@ class ReplayToolIT {
 
     // the replay consumer joined no group and committed nothing
     assertThat(groups(kafka)).isEqualTo(groupsBefore);
+
+    // with --content yes, emitted items count too: a source known only there adds its changes,
+    // an item already counted from FetchCompleted (same hash) does not come twice
+    String only = "replay-" + run + "-content";
+    Instant at = FROM.plus(Duration.ofHours(5));
+    List<ContentFetched> items =
+        List.of(
+            content(only, "x", at, at.minusSeconds(60)),
+            content(only, "y", at, null),
+            content("replay-" + run + "-0", "replay-" + run + "-0-0", at, at.minusSeconds(60)));
+    var c = topics.topics.contentFetched();
+    var props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    try (var producer =
+        new KafkaProducer<>(props, c.keySerde().serializer(), c.valueSerde().serializer())) {
+      for (ContentFetched item : items) {
+        producer.send(
+            new ProducerRecord<>(
+                c.name(), null, item.getFetchedAt().toEpochMilli(), item.getSourceId(), item));
+      }
+      producer.flush();
+    }
+    Path withContent = dir.resolve("with-content");
+    var err2 = new ByteArrayOutputStream();
+    int again =
+        ReplayTool.run(
+            new String[] {
+              "--bootstrap", kafka.bootstrapServers(),
+              "--registry", System.getProperty("freshet.registry.url"),
+              "--from", FROM.toString(),
+              "--to", TO.toString(),
+              "--content", "yes",
+              "--out", withContent.toString()
+            },
+            new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(err2, true, StandardCharsets.UTF_8));
+    assertThat(again).as(err2.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(err2.toString(StandardCharsets.UTF_8)).contains("3 in the window, 0 undecodable");
+    Set<String> expectedWithContent = new TreeSet<>(expectedTrace);
+    expectedWithContent.add(only + "," + at.minusSeconds(60) + ",informative,");
+    expectedWithContent.add(only + "," + at + ",informative,");
+    assertThat(Files.readAllLines(withContent.resolve("trace.csv")))
+        .filteredOn(l -> l.startsWith("replay-" + run))
+        .containsExactlyInAnyOrderElementsOf(expectedWithContent);
+  }
+
+  static ContentFetched content(String sourceId, String item, Instant fetched, Instant published) {
+    return ContentFetched.newBuilder()
+        .setRequestId("req-content")
+        .setSourceId(sourceId)
+        .setTenantId("t")
+        .setConnector(Connector.feed)
+        .setItemId(item)
+        .setContentHash(io.freshet.stats.testing.Outcomes.hash(item))
+        .setFetchedAt(fetched)
+        .setPublishedAt(published)
+        .build();
   }
 
   @Test
