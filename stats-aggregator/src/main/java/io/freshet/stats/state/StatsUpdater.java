@@ -56,6 +56,9 @@ public final class StatsUpdater {
         return Applied.IGNORED;
       }
       case ok, partial, not_modified, failed -> {}
+      case unknown ->
+          throw new IllegalArgumentException(
+              "status unknown (a newer schema's symbol) must be dead-lettered before");
     }
     String identity = outcome.getRequestId() + "@" + outcome.getFinishedAt().toEpochMilli();
     if (state.appliedOutcomes.contains(identity)) {
@@ -75,7 +78,7 @@ public final class StatsUpdater {
         state.lastSuccessAt = at;
       }
       case ok, partial -> read(state, outcome.getItems(), at);
-      case expired -> throw new IllegalStateException("handled above");
+      case expired, unknown -> throw new IllegalStateException("handled above");
     }
     return Applied.UPDATED;
   }

@@ -1,6 +1,7 @@
 package io.freshet.stats.topology;
 
 import io.freshet.schemas.avro.FetchCompleted;
+import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.serde.DeserializationFailures;
 import io.freshet.schemas.topic.Topic;
 import io.freshet.stats.state.SourceState;
@@ -78,6 +79,10 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
       deadLetter(
           record,
           "key '" + record.key() + "' is not the source_id '" + sourceId + "' of the record");
+      return;
+    }
+    if (outcome.getStatus() == FetchStatus.unknown) {
+      deadLetter(record, "status is a symbol this build does not know (written by a newer schema)");
       return;
     }
     SourceState state = store.get(sourceId);

@@ -382,6 +382,19 @@ class SourceStatsTopologyTest {
   }
 
   @Test
+  void givenAStatusOfANewerSchema_whenConsumed_thenItIsDeadLetteredNotCountedAsAFailure() {
+    send(outcome("s", hours(0)).status(FetchStatus.unknown).build());
+
+    assertThat(
+            new String(
+                dlq.readRecord().headers().lastHeader("kafka_dlt-exception-message").value(),
+                StandardCharsets.UTF_8))
+        .contains("newer schema");
+    assertThat(out.isEmpty()).isTrue();
+    assertThat(stateOf("s")).isNull();
+  }
+
+  @Test
   void givenTwoSources_whenInterleaved_thenEachKeepsItsOwnStats() {
     send(outcome("a", hours(0)).items(added("x"), added("y")).build());
     send(outcome("b", hours(0)).status(FetchStatus.failed).build());
