@@ -40,11 +40,16 @@ public record WorkerProperties(
    *     (sources with credentials then fail with error_kind credentials)
    * @param infrastructureRetryInterval pause before a batch is retried after the broker or registry
    *     failed (its transaction was aborted); retried until it succeeds
+   * @param transactionIdPrefix prefix of the Kafka transactional ids; must differ between live
+   *     instances. Empty = a random one per start; a stable one per instance (e.g. the pod name)
+   *     lets a restarted instance abort its predecessor's open transaction at once instead of after
+   *     the transaction timeout
    */
   public record Worker(
       @Min(1) @DefaultValue("4") int consumers,
       @DefaultValue("") String credentialsKey,
-      @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval) {
+      @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval,
+      @DefaultValue("") String transactionIdPrefix) {
 
     @Override
     public String toString() {
@@ -54,6 +59,8 @@ public record WorkerProperties(
           + (credentialsKey.isEmpty() ? "(none)" : "(set)")
           + ", infrastructureRetryInterval="
           + infrastructureRetryInterval
+          + ", transactionIdPrefix="
+          + transactionIdPrefix
           + "]";
     }
   }
