@@ -36,7 +36,11 @@ public record FetchPath(HostPoliteness politeness, HttpFetcher http, SourceFetch
     var politeness =
         new HostPoliteness(
             new PolitenessSettings(
-                p.minDelay(), p.maxConcurrent(), p.coolDownBase(), p.coolDownMax()),
+                p.minDelay(),
+                p.maxConcurrent(),
+                p.coolDownBase(),
+                p.coolDownMax(),
+                p.hostMinDelays()),
             clock,
             sleeper);
     var h = props.http();

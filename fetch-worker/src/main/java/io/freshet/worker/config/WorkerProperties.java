@@ -6,6 +6,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -98,12 +99,15 @@ public record WorkerProperties(
    * @param coolDownBase host-wide pause after a 429/503 without Retry-After, doubled per one in a
    *     row
    * @param coolDownMax cap on any host-wide pause
+   * @param hostMinDelays per-host minimum delays replacing {@code minDelay} (e.g. a host that asks
+   *     for one request every 5 s)
    */
   public record Politeness(
       @NotNull @DefaultValue("1s") Duration minDelay,
       @Min(1) @DefaultValue("2") int maxConcurrent,
       @NotNull @DefaultValue("30s") Duration coolDownBase,
-      @NotNull @DefaultValue("15m") Duration coolDownMax) {}
+      @NotNull @DefaultValue("15m") Duration coolDownMax,
+      @DefaultValue Map<String, Duration> hostMinDelays) {}
 
   /**
    * Defaults of the per-source options (a source's config overrides them).

@@ -68,7 +68,6 @@ public final class HttpFetcher implements AutoCloseable {
             .connectTimeout(settings.connectTimeout())
             .followRedirects(HttpClient.Redirect.NEVER)
             .version(HttpClient.Version.HTTP_1_1)
-            .executor(Executors.newVirtualThreadPerTaskExecutor())
             .build();
     this.deadlines =
         Executors.newSingleThreadScheduledExecutor(

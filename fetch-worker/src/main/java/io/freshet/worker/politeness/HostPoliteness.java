@@ -44,15 +44,16 @@ public final class HostPoliteness {
    * @throws InterruptedException when the worker stops meanwhile (the slot is given back)
    */
   public Permit acquire(String host) throws InterruptedException {
-    HostState state =
-        hosts.computeIfAbsent(key(host), h -> new HostState(settings.maxConcurrent()));
+    String key = key(host);
+    HostState state = hosts.computeIfAbsent(key, h -> new HostState(settings.maxConcurrent()));
+    Duration minDelay = settings.minDelayFor(key);
     state.slots.acquire();
     try {
       Instant start;
       synchronized (state) {
         Instant now = clock.instant();
         start = max(now, max(state.nextStart, state.coolDownUntil));
-        state.nextStart = start.plus(settings.minDelay());
+        state.nextStart = start.plus(minDelay);
       }
       sleeper.sleep(Duration.between(clock.instant(), start));
     } catch (InterruptedException | RuntimeException e) {
