@@ -4,6 +4,8 @@ import io.freshet.schemas.crypto.CredentialCipher;
 import io.freshet.worker.connector.ConnectorOptions;
 import io.freshet.worker.connector.SourceConnector;
 import io.freshet.worker.connector.feed.FeedConnector;
+import io.freshet.worker.connector.html.HtmlConnector;
+import io.freshet.worker.connector.ical.IcalConnector;
 import io.freshet.worker.fetch.CredentialsOpener;
 import io.freshet.worker.fetch.SourceFetcher;
 import io.freshet.worker.http.AddressResolver;
@@ -78,7 +80,7 @@ public record FetchPath(HostPoliteness politeness, HttpFetcher http, SourceFetch
 
   /** Every connector this worker has. */
   public static List<SourceConnector> connectors() {
-    return List.of(new FeedConnector());
+    return List.of(new FeedConnector(), new HtmlConnector(), new IcalConnector());
   }
 
   private static Duration days(int days) {
