@@ -6,6 +6,7 @@ import io.freshet.worker.connector.SourceConnector;
 import io.freshet.worker.connector.feed.FeedConnector;
 import io.freshet.worker.connector.html.HtmlConnector;
 import io.freshet.worker.connector.ical.IcalConnector;
+import io.freshet.worker.connector.json.JsonApiConnector;
 import io.freshet.worker.fetch.CredentialsOpener;
 import io.freshet.worker.fetch.SourceFetcher;
 import io.freshet.worker.http.AddressResolver;
@@ -80,7 +81,8 @@ public record FetchPath(HostPoliteness politeness, HttpFetcher http, SourceFetch
 
   /** Every connector this worker has. */
   public static List<SourceConnector> connectors() {
-    return List.of(new FeedConnector(), new HtmlConnector(), new IcalConnector());
+    return List.of(
+        new FeedConnector(), new HtmlConnector(), new IcalConnector(), new JsonApiConnector());
   }
 
   private static Duration days(int days) {
