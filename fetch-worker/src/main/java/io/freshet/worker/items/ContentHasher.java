@@ -20,9 +20,7 @@ public final class ContentHasher {
   public static String hash(RawItem item) {
     String body = item.body();
     String normalisedBody =
-        body == null
-            ? ""
-            : isHtml(item.contentType()) ? nullToEmpty(Text.plain(body)) : Text.collapse(body);
+        body == null ? "" : isHtml(item.contentType()) ? Text.stripTags(body) : Text.collapse(body);
     return sha256(
         String.join(
             "\u001f",

@@ -7,6 +7,9 @@ import org.jsoup.Jsoup;
 public final class Text {
 
   private static final Pattern SPACE = Pattern.compile("[\\s\\u00a0\\u200b]+");
+  private static final Pattern SCRIPTS =
+      Pattern.compile("(?is)<(script|style)\\b[^>]*>.*?</\\1\\s*>");
+  private static final Pattern TAGS = Pattern.compile("(?s)<!--.*?-->|<[^>]*>");
 
   private Text() {}
 
@@ -29,5 +32,24 @@ public final class Text {
             : maybeHtml;
     String collapsed = collapse(text);
     return collapsed.isEmpty() ? null : collapsed;
+  }
+
+  /**
+   * Plain text of an HTML fragment the cheap way — tags and comments dropped, entities decoded,
+   * whitespace collapsed — for hashing and keyword rules, where a full parse per item costs more
+   * than it gives. Null gives "".
+   */
+  public static String stripTags(String html) {
+    if (html == null || html.isEmpty()) {
+      return "";
+    }
+    String text = html;
+    if (text.indexOf('<') >= 0) {
+      text = TAGS.matcher(SCRIPTS.matcher(text).replaceAll(" ")).replaceAll(" ");
+    }
+    if (text.indexOf('&') >= 0) {
+      text = org.jsoup.parser.Parser.unescapeEntities(text, false);
+    }
+    return collapse(text);
   }
 }

@@ -52,8 +52,7 @@ public final class RuleSignalClassifier implements SignalClassifier {
     if (body.length() > SCAN_CHARS) {
       body = body.substring(0, SCAN_CHARS);
     }
-    String plainBody = Text.plain(body);
-    return (title + " \n " + (plainBody == null ? "" : plainBody)).toLowerCase(Locale.ROOT);
+    return (title + " \n " + Text.stripTags(body)).toLowerCase(Locale.ROOT);
   }
 
   private static boolean matches(Pattern pattern, String text) {
