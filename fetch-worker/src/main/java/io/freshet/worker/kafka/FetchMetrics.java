@@ -1,8 +1,10 @@
 package io.freshet.worker.kafka;
 
+import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.ItemDigest;
+import io.freshet.schemas.avro.ItemNovelty;
 import io.freshet.worker.config.FetchPath;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -11,6 +13,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.stereotype.Component;
 
@@ -25,6 +30,8 @@ class FetchMetrics {
   private final AtomicInteger inFlight = new AtomicInteger();
   private final DistributionSummary bytes;
   private final Counter deadLetters;
+  private final Map<ItemNovelty, Counter> items = new EnumMap<>(ItemNovelty.class);
+  private final Map<Connector, Timer> durations = new ConcurrentHashMap<>();
 
   FetchMetrics(MeterRegistry meters, FetchPath path) {
     this.meters = meters;
@@ -35,6 +42,9 @@ class FetchMetrics {
             .register(meters);
     this.deadLetters =
         meters.counter("freshet.worker.dead.letters", "topic", "freshet.fetch.requested.v1");
+    for (ItemNovelty novelty : ItemNovelty.values()) {
+      items.put(novelty, meters.counter("freshet.worker.items", "novelty", novelty.name()));
+    }
     Gauge.builder("freshet.worker.fetches.in.flight", inFlight, AtomicInteger::get)
         .description("Fetches running in this instance")
         .register(meters);
@@ -65,14 +75,24 @@ class FetchMetrics {
             "connector",
             connector)
         .increment();
-    Timer.builder("freshet.worker.fetch.duration")
-        .tag("connector", connector)
-        .publishPercentileHistogram()
-        .register(meters)
+    durations
+        .computeIfAbsent(
+            request.getConnector(),
+            c ->
+                Timer.builder("freshet.worker.fetch.duration")
+                    .tag("connector", c.name())
+                    .publishPercentileHistogram()
+                    .register(meters))
         .record(Duration.between(completed.getStartedAt(), completed.getFinishedAt()));
     bytes.record(completed.getBytes());
+    int[] counts = new int[ItemNovelty.values().length];
     for (ItemDigest item : completed.getItems()) {
-      meters.counter("freshet.worker.items", "novelty", item.getNovelty().name()).increment();
+      counts[item.getNovelty().ordinal()]++;
+    }
+    for (ItemNovelty novelty : ItemNovelty.values()) {
+      if (counts[novelty.ordinal()] > 0) {
+        items.get(novelty).increment(counts[novelty.ordinal()]);
+      }
     }
   }
 
