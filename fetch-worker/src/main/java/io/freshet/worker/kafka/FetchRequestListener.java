@@ -94,10 +94,21 @@ class FetchRequestListener implements DisposableBean {
       try {
         result = running.get(i).get();
       } catch (ExecutionException e) {
+        // A fetch never throws for a source's fault; what does throw (an unknown connector, or a
+        // defect met by this request's data) would fail the same way on every retry, so the
+        // request is dead-lettered with the reason instead of blocking its partition.
         if (e.getCause() instanceof UnusableRequestException unusable) {
           deadLetter(
               sources.get(i),
               new PoisonRecordException(describe(sources.get(i), unusable), unusable));
+          continue;
+        }
+        if (e.getCause() instanceof RuntimeException defect) {
+          deadLetter(
+              sources.get(i),
+              new PoisonRecordException(
+                  describe(sources.get(i), defect) + " (" + defect.getClass().getSimpleName() + ")",
+                  defect));
           continue;
         }
         throw e;

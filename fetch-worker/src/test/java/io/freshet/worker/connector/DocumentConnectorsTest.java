@@ -199,4 +199,58 @@ class DocumentConnectorsTest {
     assertThat(down.completed().getErrorKind()).isEqualTo("http_5xx");
     assertThat(down.completed().getAttempts()).isEqualTo(4);
   }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = Connector.class,
+      names = {"feed", "ical", "json", "html"})
+  void everyConnectorReportsThrottlingLoopsOversizeSlownessAndMalformedBodies(Connector connector)
+      throws Exception {
+    server.failWith("/throttled", 429, 3600);
+    FetchResult throttled = fetch(connector, "/throttled", Map.of());
+    assertThat(throttled.completed().getStatus()).isEqualTo(FetchStatus.failed);
+    assertThat(throttled.completed().getHttpStatus()).isEqualTo(429);
+    assertThat(throttled.completed().getRetryAfter()).isEqualTo(NOW.plusSeconds(3600));
+
+    server.stub(
+        com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/loop"))
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                    .withStatus(302)
+                    .withHeader("Location", "/loop")));
+    assertThat(fetch(connector, "/loop", Map.of()).completed().getErrorKind())
+        .isEqualTo("too_many_redirects");
+
+    byte[] noise = new byte[150 * 1024];
+    new java.util.Random(7).nextBytes(noise);
+    server.serve("/huge", "text/plain", java.util.Base64.getEncoder().encodeToString(noise), null);
+    assertThat(fetch(connector, "/huge", Map.of()).completed().getErrorKind())
+        .isEqualTo("too_large");
+
+    server.stub(
+        com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/slow"))
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                    .withStatus(200)
+                    .withBody("{}")
+                    .withFixedDelay(5_000)));
+    assertThat(fetch(connector, "/slow", Map.of()).completed().getErrorKind()).isEqualTo("timeout");
+
+    String malformed =
+        switch (connector) {
+          case feed -> "<rss><channel><item><title>unclosed";
+          case ical -> "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:nope\r\n";
+          case json -> "{\"items\": [";
+          default -> null; // a browser-grade HTML parser reads anything
+        };
+    if (malformed != null) {
+      server.serve("/malformed", "text/plain", malformed, null);
+      FetchResult bad = fetch(connector, "/malformed", Map.of());
+      assertThat(bad.completed().getStatus()).isEqualTo(FetchStatus.failed);
+      assertThat(bad.completed().getErrorKind()).isEqualTo("parse");
+      assertThat(bad.completed().getErrorMessage()).isNotBlank();
+    }
+  }
 }

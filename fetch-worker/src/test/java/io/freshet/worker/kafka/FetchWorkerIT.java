@@ -53,6 +53,7 @@ class FetchWorkerIT {
   private static OutputCollector out;
 
   @Autowired FreshetTopics topics;
+  @Autowired io.micrometer.core.instrument.MeterRegistry meters;
 
   @BeforeAll
   static void start() {
@@ -149,6 +150,17 @@ class FetchWorkerIT {
         .singleElement()
         .satisfies(c -> assertThat(c.getItemId()).isEqualTo("new"));
     assertThat(out().contentOf(first.getSourceId())).hasSize(4);
+    assertThat(
+            meters
+                .get("freshet.worker.fetches")
+                .tags("status", "ok", "connector", "feed")
+                .counter()
+                .count())
+        .isGreaterThanOrEqualTo(3);
+    assertThat(meters.get("freshet.worker.items").tag("novelty", "seen").counter().count())
+        .isGreaterThanOrEqualTo(6);
+    assertThat(meters.get("freshet.worker.fetch.duration").timer().count())
+        .isGreaterThanOrEqualTo(3);
   }
 
   @Test
