@@ -55,6 +55,9 @@ class FetchMetrics {
             "freshet.worker.host.cooldowns", path.politeness(), p -> p.coolDownCount())
         .description("Host-wide cool-downs started after 429/503")
         .register(meters);
+    Gauge.builder("freshet.worker.hosts.known", path.politeness(), p -> p.hostCount())
+        .description("Hosts whose politeness state this instance keeps")
+        .register(meters);
     Gauge.builder("freshet.worker.hosts.cooling.down", path.politeness(), p -> p.hostsCoolingDown())
         .description("Hosts in a cool-down now")
         .register(meters);

@@ -25,11 +25,35 @@ public final class HostPoliteness {
   private final Sleeper sleeper;
   private final ConcurrentHashMap<String, HostState> hosts = new ConcurrentHashMap<>();
   private final AtomicLong coolDowns = new AtomicLong();
+  private final int maxIdleHosts;
 
   public HostPoliteness(PolitenessSettings settings, Clock clock, Sleeper sleeper) {
+    this(settings, clock, sleeper, 10_000);
+  }
+
+  /**
+   * @param maxIdleHosts when more hosts than this are remembered, those idle (no request in flight,
+   *     no delay or cool-down pending) are forgotten, so the state stays bounded
+   */
+  HostPoliteness(PolitenessSettings settings, Clock clock, Sleeper sleeper, int maxIdleHosts) {
     this.settings = settings;
     this.clock = clock;
     this.sleeper = sleeper;
+    this.maxIdleHosts = maxIdleHosts;
+  }
+
+  /** Hosts remembered now (a metric, and for tests). */
+  public int hostCount() {
+    return hosts.size();
+  }
+
+  private void forgetIdleHosts() {
+    if (hosts.size() <= maxIdleHosts) {
+      return;
+    }
+    Instant now = clock.instant();
+    int max = settings.maxConcurrent();
+    hosts.entrySet().removeIf(e -> e.getValue().idleAt(now, max));
   }
 
   /** A turn at one host; close it when the request is done. */
@@ -45,6 +69,7 @@ public final class HostPoliteness {
    */
   public Permit acquire(String host) throws InterruptedException {
     String key = key(host);
+    forgetIdleHosts();
     HostState state = hosts.computeIfAbsent(key, h -> new HostState(settings.maxConcurrent()));
     Duration minDelay = settings.minDelayFor(key);
     state.slots.acquire();
@@ -131,6 +156,13 @@ public final class HostPoliteness {
 
     synchronized boolean coolingDownAt(Instant now) {
       return coolDownUntil.isAfter(now);
+    }
+
+    // A state is dropped only when forgetting it changes nothing: no slot taken, no wait pending.
+    synchronized boolean idleAt(Instant now, int maxConcurrent) {
+      return slots.availablePermits() == maxConcurrent
+          && !nextStart.isAfter(now)
+          && !coolDownUntil.isAfter(now);
     }
   }
 }

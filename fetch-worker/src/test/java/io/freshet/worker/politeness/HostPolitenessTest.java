@@ -95,4 +95,25 @@ class HostPolitenessTest {
     assertThat(third.await(5, TimeUnit.SECONDS)).isTrue();
     second.close();
   }
+
+  @Test
+  void idleHostsAreForgottenPastTheBoundButNotOnesWithAPendingDelayOrCoolDown() throws Exception {
+    var bounded =
+        new HostPoliteness(
+            new PolitenessSettings(
+                Duration.ofSeconds(1), 2, Duration.ofSeconds(30), Duration.ofMinutes(5)),
+            time,
+            time.sleeper(),
+            3);
+    bounded.coolDown("throttled.example", null);
+    for (int i = 0; i < 5; i++) {
+      bounded.acquire("host" + i + ".example").close();
+      time.advance(Duration.ofSeconds(2));
+    }
+    assertThat(bounded.hostCount()).isLessThanOrEqualTo(4);
+    // The throttled host's cool-down survived the clean-up: it still waits.
+    Instant before = time.instant();
+    bounded.acquire("throttled.example").close();
+    assertThat(time.instant()).isAfter(before);
+  }
 }
