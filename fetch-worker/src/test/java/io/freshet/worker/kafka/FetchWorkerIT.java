@@ -82,7 +82,8 @@ class FetchWorkerIT {
     }
   }
 
-  private void send(FetchRequested request, Integer partition) {
+  private org.apache.kafka.clients.producer.RecordMetadata send(
+      FetchRequested request, Integer partition) {
     String host = java.net.URI.create(request.getUrl()).getHost();
     byte[] value =
         topics
@@ -90,8 +91,55 @@ class FetchWorkerIT {
             .valueSerde()
             .serializer()
             .serialize(FreshetTopics.FETCH_REQUESTED, request);
-    producer.send(new ProducerRecord<>(FreshetTopics.FETCH_REQUESTED, partition, host, value));
+    var sent =
+        producer.send(new ProducerRecord<>(FreshetTopics.FETCH_REQUESTED, partition, host, value));
     producer.flush();
+    try {
+      return sent.get();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static long committed(org.apache.kafka.common.TopicPartition partition) throws Exception {
+    try (var admin =
+        org.apache.kafka.clients.admin.Admin.create(
+            Map.<String, Object>of(
+                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                Infrastructure.kafka().bootstrapServers()))) {
+      var offset =
+          admin
+              .listConsumerGroupOffsets("freshet-fetch-worker-it")
+              .partitionsToOffsetAndMetadata()
+              .get()
+              .get(partition);
+      return offset == null ? -1 : offset.offset();
+    }
+  }
+
+  @Test
+  void theOffsetIsCommittedWithTheOutputNotBefore() throws Exception {
+    out();
+    String path = "/slow/" + UUID.randomUUID();
+    web.stub(
+        WireMock.get(WireMock.urlPathEqualTo(path))
+            .willReturn(
+                WireMock.aResponse()
+                    .withStatus(200)
+                    .withBody(Requests.rss("late"))
+                    .withFixedDelay(3_000)));
+    FetchRequested request = feedRequest(path).build();
+    var sent = send(request, 2);
+    var partition = new org.apache.kafka.common.TopicPartition(sent.topic(), sent.partition());
+    await().atMost(WAIT).until(() -> web.requests(path).size() == 1);
+    // Mid-fetch: nothing of it visible, its offset not committed.
+    assertThat(committed(partition)).isLessThanOrEqualTo(sent.offset());
+    assertThat(out().contentOfRequest(request.getRequestId())).isEmpty();
+
+    FetchCompleted done = awaitCompletion(request.getRequestId());
+    assertThat(done.getStatus()).isEqualTo(FetchStatus.ok);
+    assertThat(out().contentOfRequest(request.getRequestId())).hasSize(1);
+    await().atMost(WAIT).until(() -> committed(partition) > sent.offset());
   }
 
   private FetchCompleted awaitCompletion(String requestId) {
