@@ -21,6 +21,11 @@ public enum ErrorKind {
   TOO_MANY_REDIRECTS,
   /** The body, or its decompressed form, is larger than the cap. */
   TOO_LARGE,
+  /**
+   * The host is in a cool-down after a 429/503 that lasts longer than a fetch waits; the request
+   * was not sent (retry_after says when the host may be asked again).
+   */
+  HOST_COOLING_DOWN,
   /** A 4xx answer (after retries for 429). */
   HTTP_4XX,
   /** A 5xx answer after the retries. */

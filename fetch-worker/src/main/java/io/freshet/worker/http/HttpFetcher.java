@@ -183,7 +183,8 @@ public final class HttpFetcher implements AutoCloseable {
     }
     headers.forEach(request::header);
     long deadline = System.nanoTime() + settings.totalTimeout().toNanos();
-    try (HostPoliteness.Permit permit = politeness.acquire(uri.getHost())) {
+    try (HostPoliteness.Permit permit =
+        politeness.acquire(uri.getHost(), settings.maxRetryWait())) {
       HttpResponse<InputStream> response =
           client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
       try (InputStream in = response.body()) {

@@ -1,5 +1,7 @@
 package io.freshet.worker.politeness;
 
+import io.freshet.worker.http.ErrorKind;
+import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.http.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,6 +70,22 @@ public final class HostPoliteness {
    * @throws InterruptedException when the worker stops meanwhile (the slot is given back)
    */
   public Permit acquire(String host) throws InterruptedException {
+    try {
+      return acquire(host, null);
+    } catch (FetchFailure impossible) {
+      throw new IllegalStateException(impossible);
+    }
+  }
+
+  /**
+   * As {@link #acquire(String)}, but refuses at once, rather than wait, when the host's cool-down
+   * ends more than {@code maxCoolDownWait} from now — a fetch must not sit out a long cool-down
+   * (its batch would outlive the consumer's poll interval); the scheduler retries after it.
+   *
+   * @throws FetchFailure {@code host_cooling_down} with the cool-down's end as retry-after
+   */
+  public Permit acquire(String host, Duration maxCoolDownWait)
+      throws InterruptedException, FetchFailure {
     String key = key(host);
     forgetIdleHosts();
     HostState state = hosts.computeIfAbsent(key, h -> new HostState(settings.maxConcurrent()));
@@ -77,11 +95,38 @@ public final class HostPoliteness {
       Instant start;
       synchronized (state) {
         Instant now = clock.instant();
+        if (maxCoolDownWait != null && state.coolDownUntil.isAfter(now.plus(maxCoolDownWait))) {
+          throw new FetchFailure(
+              ErrorKind.HOST_COOLING_DOWN,
+              "host "
+                  + key
+                  + " is cooling down after a 429/503 until "
+                  + state.coolDownUntil
+                  + "; not asked before then",
+              null,
+              1,
+              state.coolDownUntil);
+        }
         start = max(now, max(state.nextStart, state.coolDownUntil));
         state.nextStart = start.plus(minDelay);
       }
       sleeper.sleep(Duration.between(clock.instant(), start));
-    } catch (InterruptedException | RuntimeException e) {
+      // A sleeper may wake late, and the previous holder later still: the actual starts, not only
+      // the planned ones, are kept minDelay apart.
+      while (true) {
+        Instant earliest;
+        synchronized (state) {
+          Instant now = clock.instant();
+          earliest = state.lastStart.plus(minDelay);
+          if (!earliest.isAfter(now)) {
+            state.lastStart = now;
+            state.nextStart = max(state.nextStart, now.plus(minDelay));
+            break;
+          }
+        }
+        sleeper.sleep(Duration.between(clock.instant(), earliest));
+      }
+    } catch (InterruptedException | FetchFailure | RuntimeException e) {
       state.slots.release();
       throw e;
     }
@@ -147,6 +192,7 @@ public final class HostPoliteness {
   private static final class HostState {
     final Semaphore slots;
     Instant nextStart = Instant.EPOCH;
+    Instant lastStart = Instant.EPOCH;
     Instant coolDownUntil = Instant.EPOCH;
     int consecutive;
 

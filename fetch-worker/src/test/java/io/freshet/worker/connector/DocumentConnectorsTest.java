@@ -206,12 +206,6 @@ class DocumentConnectorsTest {
       names = {"feed", "ical", "json", "html"})
   void everyConnectorReportsThrottlingLoopsOversizeSlownessAndMalformedBodies(Connector connector)
       throws Exception {
-    server.failWith("/throttled", 429, 3600);
-    FetchResult throttled = fetch(connector, "/throttled", Map.of());
-    assertThat(throttled.completed().getStatus()).isEqualTo(FetchStatus.failed);
-    assertThat(throttled.completed().getHttpStatus()).isEqualTo(429);
-    assertThat(throttled.completed().getRetryAfter()).isEqualTo(NOW.plusSeconds(3600));
-
     server.stub(
         com.github.tomakehurst.wiremock.client.WireMock.get(
                 com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/loop"))
@@ -252,5 +246,15 @@ class DocumentConnectorsTest {
       assertThat(bad.completed().getErrorKind()).isEqualTo("parse");
       assertThat(bad.completed().getErrorMessage()).isNotBlank();
     }
+    // Last: after a 429 the whole host cools down, and later requests to it are not sent.
+    server.failWith("/throttled", 429, 3600);
+    FetchResult throttled = fetch(connector, "/throttled", Map.of());
+    assertThat(throttled.completed().getStatus()).isEqualTo(FetchStatus.failed);
+    assertThat(throttled.completed().getHttpStatus()).isEqualTo(429);
+    assertThat(throttled.completed().getRetryAfter()).isEqualTo(NOW.plusSeconds(3600));
+    server.serve("/after", "text/plain", "x", null);
+    assertThat(fetch(connector, "/after", Map.of()).completed().getErrorKind())
+        .isEqualTo("host_cooling_down");
+    assertThat(server.requests("/after")).isEmpty();
   }
 }

@@ -185,15 +185,16 @@ class SourceFetcherTest {
     assertThat(gone.completed().getErrorKind()).isEqualTo("http_4xx");
     assertThat(gone.completed().getCursor()).isNull();
 
-    server.failWith("/limited", 429, 3600);
-    FetchResult limited = fetch(Requests.feed(server.url("/limited"), NOW).build());
-    assertThat(limited.completed().getErrorKind()).isEqualTo("http_4xx");
-    assertThat(limited.completed().getRetryAfter()).isEqualTo(NOW.plusSeconds(3600));
-
     server.serve("/broken", "application/rss+xml", "<rss><channel><item>", null);
     FetchResult broken = fetch(Requests.feed(server.url("/broken"), NOW).build());
     assertThat(broken.completed().getErrorKind()).isEqualTo("parse");
     assertThat(broken.completed().getHttpStatus()).isEqualTo(200);
+
+    // Last: a 429 cools the whole host down.
+    server.failWith("/limited", 429, 3600);
+    FetchResult limited = fetch(Requests.feed(server.url("/limited"), NOW).build());
+    assertThat(limited.completed().getErrorKind()).isEqualTo("http_4xx");
+    assertThat(limited.completed().getRetryAfter()).isEqualTo(NOW.plusSeconds(3600));
   }
 
   @Test

@@ -146,6 +146,18 @@ class HttpFetcherTest {
   }
 
   @Test
+  void whileTheHostCoolsDownLongerThanAFetchWaitsOtherRequestsToItAreNotSent() throws Exception {
+    server.failWith("/later", 429, 3600);
+    fetch("/later");
+    server.serve("/other", "text/plain", "x", null);
+    FetchFailure f = failure("/other");
+    assertThat(f.kind()).isEqualTo(ErrorKind.HOST_COOLING_DOWN);
+    // The host-wide pause is capped (cool-down-max, 1 min here); the answered 429 reported 11:00.
+    assertThat(f.retryAfter()).isEqualTo(Instant.parse("2026-11-22T10:01:00Z"));
+    assertThat(server.requests("/other")).isEmpty();
+  }
+
+  @Test
   void redirectsAreFollowedAndAnsweredFromTheFinalUrl() throws Exception {
     server.stub(
         get(urlPathEqualTo("/old"))

@@ -333,13 +333,19 @@ class FetchWorkerIT {
     List<Instant> fast = times(web.requests("/polite/" + run + "/fast"));
     assertThat(slow).hasSize(slowSources);
     assertThat(fast).hasSize(fastSources);
+    // The worker spaces the starts of its requests by its own clock; the server logs when each
+    // arrived, which scheduling on a loaded 2-core machine shifts by tens of milliseconds either
+    // way for a single request, never on average. So: every gap near 1 s, the whole run at least
+    // (n - 1) seconds less the jitter of its two ends.
     for (int i = 1; i < slow.size(); i++) {
       assertThat(Duration.between(slow.get(i - 1), slow.get(i)))
           .as("gap before slow-host request %d", i)
-          .isGreaterThanOrEqualTo(Duration.ofMillis(950));
+          .isGreaterThanOrEqualTo(Duration.ofMillis(800));
     }
     Duration fastSpan = Duration.between(fast.getFirst(), fast.getLast());
     Duration slowSpan = Duration.between(slow.getFirst(), slow.getLast());
+    assertThat(slowSpan)
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(slowSources - 1).minusMillis(200));
     assertThat(fastSpan).isLessThan(slowSpan.dividedBy(2));
     assertThat(out().completionOf(fastIds.getFirst()).getStatus()).isEqualTo(FetchStatus.ok);
   }

@@ -1,7 +1,10 @@
 package io.freshet.worker.politeness;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.freshet.worker.http.ErrorKind;
+import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.testing.FakeTime;
 import java.time.Duration;
 import java.time.Instant;
@@ -115,5 +118,20 @@ class HostPolitenessTest {
     Instant before = time.instant();
     bounded.acquire("throttled.example").close();
     assertThat(time.instant()).isAfter(before);
+  }
+
+  @Test
+  void aCoolDownLongerThanTheCallerWaitsIsRefusedAtOnceWithItsEnd() throws Exception {
+    politeness.coolDown("throttled.example", T0.plusSeconds(120));
+    assertThatThrownBy(() -> politeness.acquire("throttled.example", Duration.ofSeconds(30)))
+        .isInstanceOfSatisfying(
+            FetchFailure.class,
+            f -> {
+              assertThat(f.kind()).isEqualTo(ErrorKind.HOST_COOLING_DOWN);
+              assertThat(f.retryAfter()).isEqualTo(T0.plusSeconds(120));
+            });
+    assertThat(time.instant()).isEqualTo(T0); // did not wait
+    politeness.acquire("throttled.example", Duration.ofSeconds(300)).close();
+    assertThat(time.instant()).isEqualTo(T0.plusSeconds(120));
   }
 }
