@@ -138,7 +138,7 @@ class FetchWorkerIT {
 
     FetchCompleted done = awaitCompletion(request.getRequestId());
     assertThat(done.getStatus()).isEqualTo(FetchStatus.ok);
-    assertThat(out().contentOfRequest(request.getRequestId())).hasSize(1);
+    await().atMost(WAIT).until(() -> out().contentOfRequest(request.getRequestId()).size() == 1);
     await().atMost(WAIT).until(() -> committed(partition) > sent.offset());
   }
 
@@ -162,7 +162,8 @@ class FetchWorkerIT {
     assertThat(done.getStatus()).isEqualTo(FetchStatus.ok);
     assertThat(done.getEpoch()).isEqualTo(first.getEpoch());
     assertThat(done.getItemCount()).isEqualTo(3);
-    // In the same transaction as the completion: visible together to a read_committed reader.
+    // In the same transaction as the completion (the collector may meet the topics in two polls).
+    await().atMost(WAIT).until(() -> out().contentOfRequest(first.getRequestId()).size() >= 3);
     assertThat(out().contentOfRequest(first.getRequestId()))
         .extracting(ContentFetched::getItemId)
         .containsExactlyInAnyOrder("a", "b", "c");
@@ -194,6 +195,7 @@ class FetchWorkerIT {
     send(third, null);
     FetchCompleted oneNew = awaitCompletion(third.getRequestId());
     assertThat(oneNew.getItemCount()).isEqualTo(1);
+    await().atMost(WAIT).until(() -> !out().contentOfRequest(third.getRequestId()).isEmpty());
     assertThat(out().contentOfRequest(third.getRequestId()))
         .singleElement()
         .satisfies(c -> assertThat(c.getItemId()).isEqualTo("new"));
