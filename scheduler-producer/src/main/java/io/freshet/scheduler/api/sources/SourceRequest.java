@@ -71,8 +71,12 @@ public record SourceRequest(
         @SourceConfig
         JsonNode config,
     @Schema(
-            description = "Secrets, sealed with AES-256-GCM before they are stored; never shown",
+            description =
+                "Secrets, sealed with AES-256-GCM before they are stored; never shown. An object"
+                    + " with bearer (string: Authorization: Bearer …), headers and/or query"
+                    + " (objects of strings), added to every request of the source",
             example = "{\"bearer\": \"...\"}")
+        @SourceCredentials
         JsonNode credentials) {
 
   public static final int MAX_NAME = 200;

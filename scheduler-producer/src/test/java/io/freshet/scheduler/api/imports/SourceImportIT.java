@@ -35,7 +35,7 @@ class SourceImportIT extends ApiItSupport {
 
         {"name": "Same URL, other connector", "connector": "html", "url": "https://existing.example.org/feed"}
         {"name": "Calendar twice", "connector": "ical", "url": "https://cal.example.org/a.ics"}
-        {"tenant_id": "%s", "name": "API", "connector": "json", "url": "https://api.example.org/v1", "credentials": {"key": "k"}}
+        {"tenant_id": "%s", "name": "API", "connector": "json", "url": "https://api.example.org/v1", "credentials": {"headers": {"X-Key": "k"}}}
         """
             .formatted(tenant);
 

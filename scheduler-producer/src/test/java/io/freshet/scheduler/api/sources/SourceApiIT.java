@@ -81,7 +81,7 @@ class SourceApiIT extends ApiItSupport {
             """
             {"tenant_id": "%s", "name": "Private API", "connector": "json",
              "url": "https://api.example.org/v1/events",
-             "credentials": {"type": "bearer", "token": "%s"}}
+             "credentials": {"bearer": "%s"}}
             """
                 .formatted(tenant, secret));
 
@@ -96,8 +96,7 @@ class SourceApiIT extends ApiItSupport {
     byte[] stored = storedCredentials(id);
     assertThat(new String(stored, StandardCharsets.ISO_8859_1)).doesNotContain(secret);
     JsonNode opened = ApiTesting.json().read(cipher.decrypt(stored));
-    assertThat(opened.get("token").stringValue()).isEqualTo(secret);
-    assertThat(opened.get("type").stringValue()).isEqualTo("bearer");
+    assertThat(opened.get("bearer").stringValue()).isEqualTo(secret);
   }
 
   @Test
@@ -180,7 +179,7 @@ class SourceApiIT extends ApiItSupport {
                 "/sources",
                 """
                 {"tenant_id": "%s", "name": "Old", "connector": "feed",
-                 "url": "https://old.example.org/feed", "credentials": {"password": "p1"}}
+                 "url": "https://old.example.org/feed", "credentials": {"query": {"password": "p1"}}}
                 """
                     .formatted(tenant))
             .id();
@@ -204,14 +203,15 @@ class SourceApiIT extends ApiItSupport {
     assertThat(view.get("config").get("cadence").get("mode").stringValue()).isEqualTo("always");
     assertThat(view.get("has_credentials").booleanValue()).isTrue();
     assertThat(view.get("cursor").get("etag").stringValue()).isEqualTo("e1");
-    assertThat(cipher.decrypt(storedCredentials(id))).isEqualTo("{\"password\":\"p1\"}");
+    assertThat(cipher.decrypt(storedCredentials(id)))
+        .isEqualTo("{\"query\":{\"password\":\"p1\"}}");
 
     ApiClient.Response replaced =
         api.put(
             "/sources/" + id,
             """
             {"tenant_id": "%s", "name": "Moved", "connector": "feed",
-             "url": "https://new.example.org/feed", "credentials": {"password": "p2"}}
+             "url": "https://new.example.org/feed", "credentials": {"query": {"password": "p2"}}}
             """
                 .formatted(tenant));
 
@@ -225,7 +225,8 @@ class SourceApiIT extends ApiItSupport {
     assertThat(replaced.json().get("priority").intValue()).isEqualTo(-3);
     assertThat(replaced.json().get("config").get("cadence").get("mode").stringValue())
         .isEqualTo("always");
-    assertThat(cipher.decrypt(storedCredentials(id))).isEqualTo("{\"password\":\"p2\"}");
+    assertThat(cipher.decrypt(storedCredentials(id)))
+        .isEqualTo("{\"query\":{\"password\":\"p2\"}}");
     assertThat(
             jdbc.sql("SELECT host FROM scheduler.sources WHERE id = ?")
                 .param(id)

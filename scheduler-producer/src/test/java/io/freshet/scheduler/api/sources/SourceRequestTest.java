@@ -126,7 +126,7 @@ class SourceRequestTest {
              "config": {"cadence": {"mode": "cron", "expression": "0 7 * * MON-FRI",
                                     "zone": "Europe/Paris"},
                         "retention_days": 30, "selector": ".event"},
-             "credentials": {"cookie": "abc"}}
+             "credentials": {"headers": {"Cookie": "abc"}}}
             """);
 
     assertThat(bound.problems()).isEmpty();
@@ -134,6 +134,29 @@ class SourceRequestTest {
     assertThat(in.category()).isEqualTo(Category.WEBSITE);
     assertThat(in.hasCredentials()).isTrue();
     assertThat(in.enabled()).isFalse();
+  }
+
+  @Test
+  void credentialsInAShapeTheWorkerCannotSendAreRefusedNamingTheFieldNotTheValue() {
+    String base =
+        "{\"tenant_id\": \"acme\", \"name\": \"n\", \"connector\": \"json\","
+            + " \"url\": \"https://x.org/\", \"credentials\": %s}";
+
+    assertThat(bind(base.formatted("{\"type\": \"bearer\", \"token\": \"s3cret\"}")).problems())
+        .containsExactlyInAnyOrder(
+            "credentials.type: is not a credential kind; use bearer, headers or query",
+            "credentials.token: is not a credential kind; use bearer, headers or query");
+    assertThat(bind(base.formatted("{\"bearer\": 42}")).problems())
+        .containsExactly("credentials.bearer: must be a non-blank string");
+    assertThat(bind(base.formatted("{\"headers\": {\"X-Key\": 7}}")).problems())
+        .containsExactly("credentials.headers.X-Key: must be a string");
+    assertThat(bind(base.formatted("\"s3cret\"")).problems())
+        .singleElement()
+        .asString()
+        .startsWith("credentials: must be a JSON object")
+        .doesNotContain("s3cret");
+    assertThat(bind(base.formatted("{\"bearer\": \"t\", \"query\": {\"k\": \"v\"}}")).problems())
+        .isEmpty();
   }
 
   @Test
