@@ -6,6 +6,9 @@ import io.freshet.cadence.budget.BudgetPlan;
 import io.freshet.cadence.budget.Demand;
 import io.freshet.cadence.config.CadenceDefaults;
 import io.freshet.cadence.config.CadenceSpec;
+import io.freshet.cadence.estimate.PopulationPrior;
+import io.freshet.cadence.estimate.RateGrid;
+import io.freshet.cadence.estimate.RatePosterior;
 import io.freshet.cadence.estimate.RateTracker;
 import io.freshet.cadence.sim.FetchObservation;
 import io.freshet.cadence.sim.ObserveMode;
@@ -36,11 +39,38 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   private final CadenceSpec.Adaptive spec;
   private final Category category;
   private final SimSetup setup;
+
+  /** Memory of the population estimator's evidence, days (tuned on the feed and page windows). */
+  public static final double MEMORY_DAYS = 60;
+
+  /** How often the population prior takes an EM step, in plan rounds. */
+  public static final int PRIOR_EVERY_PLANS = 8;
+
+  /** Which change-rate estimator feeds {@code change_rate}. */
+  public enum Estimator {
+    /** {@link RateTracker}: Gamma / Cho–Garcia-Molina point estimates, category-base prior. */
+    TRACKER,
+    /** {@link RatePosterior} under a {@link PopulationPrior} learned from all sources. */
+    POPULATION
+  }
+
+  private final Estimator estimator;
   private final RateTracker[] rates;
+  private final RatePosterior[] posteriors;
+  private final double[] rateNow;
+  private final PopulationPrior prior;
+  private final double[] scratch;
+  private int plans;
   private final SignalTracker[] signals;
   private BudgetPlan plan = BudgetPlan.NONE;
 
   public EngineAdaptivePolicy(CadenceEngine engine, Category category, SimSetup setup) {
+    this(engine, category, setup, Estimator.POPULATION);
+  }
+
+  public EngineAdaptivePolicy(
+      CadenceEngine engine, Category category, SimSetup setup, Estimator estimator) {
+    this.estimator = estimator;
     this.engine = engine;
     this.category = category;
     this.setup = setup;
@@ -58,9 +88,18 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     double prior = 1.0 / (category.base().toSeconds() / 3600.0);
     double windowHours = spec.window().toSeconds() / 3600.0;
     rates = new RateTracker[n];
+    posteriors = new RatePosterior[n];
+    rateNow = new double[n];
     signals = new SignalTracker[n];
+    this.prior = new PopulationPrior(RateGrid.STANDARD, prior);
+    this.scratch = new double[RateGrid.STANDARD.size()];
     for (int s = 0; s < n; s++) {
-      rates[s] = new RateTracker(windowHours, prior);
+      if (estimator == Estimator.TRACKER) {
+        rates[s] = new RateTracker(windowHours, prior);
+      } else {
+        posteriors[s] = new RatePosterior(RateGrid.STANDARD, MEMORY_DAYS * 24);
+        rateNow[s] = this.prior.mean();
+      }
       signals[s] = new SignalTracker();
     }
   }
@@ -68,7 +107,12 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   @Override
   public double onFetch(FetchObservation obs) {
     int s = obs.source();
-    learn(obs, rates[s]);
+    if (estimator == Estimator.TRACKER) {
+      learn(obs, rates[s]);
+    } else {
+      learn(obs, posteriors[s]);
+      rateNow[s] = posteriors[s].posterior(prior.weights(), scratch);
+    }
     if (!obs.bootstrap()) {
       signals[s].observe(obs);
     }
@@ -84,6 +128,16 @@ public final class EngineAdaptivePolicy implements SimPolicy {
 
   @Override
   public void plan(long now) {
+    if (estimator == Estimator.POPULATION && ++plans % PRIOR_EVERY_PLANS == 1) {
+      for (RatePosterior p : posteriors) {
+        p.posterior(prior.weights(), scratch);
+        prior.accumulate(scratch);
+      }
+      prior.commit();
+      for (int s = 0; s < posteriors.length; s++) {
+        rateNow[s] = posteriors[s].posterior(prior.weights(), scratch);
+      }
+    }
     Instant at = Instant.ofEpochSecond(now);
     List<Demand> demands = new ArrayList<>(rates.length);
     for (int s = 0; s < rates.length; s++) {
@@ -111,16 +165,41 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     }
   }
 
+  private static void learn(FetchObservation obs, RatePosterior p) {
+    if (obs.mode() == ObserveMode.PAGE) {
+      if (!obs.bootstrap()) {
+        p.observeChange(obs.now(), obs.previous(), obs.changed());
+      }
+      return;
+    }
+    int listed = obs.listedCount();
+    if (obs.bootstrap() || obs.overflowed()) {
+      int first = obs.bootstrap() ? 0 : obs.firstNewListed();
+      if (listed - first >= 1) {
+        p.observeItems(obs.now(), listed - first - 1, obs.listedTime(first));
+      }
+    } else {
+      p.observeItems(obs.now(), obs.visibleNew(), obs.previous());
+    }
+  }
+
+  private Double changeRate(int s, long now) {
+    if (estimator == Estimator.POPULATION) {
+      return rateNow[s];
+    }
+    RateTracker r = rates[s];
+    return r.hasEvidence() ? r.rate(now) : null;
+  }
+
   private SourceSnapshot snapshot(int s, long now) {
     SignalTracker t = signals[s];
-    RateTracker r = rates[s];
     return SourceSnapshot.builder()
         .category(category)
         .windowFetches(t.windowFetches())
         .avgSignalYield(t.avgYield())
         .dominantSignalType(t.dominantType())
         .medianDaysToEvent(t.medianDaysToEvent())
-        .changeRatePerHour(r.hasEvidence() ? r.rate(now) : null)
+        .changeRatePerHour(changeRate(s, now))
         .build();
   }
 }
