@@ -88,21 +88,22 @@ public final class AdaptivePolicy implements CadencePolicy {
   public Instant nextDue(SourceSnapshot source, Instant reference, Instant now, BudgetPlan plan) {
     Demand.Adaptive demand = demand(source, now);
     Duration interval = Durations.ofHours(1.0 / demand.rateAt(plan.priceScale()));
-    if (source.consecutiveMisses() > 0) {
-      return reference.plus(Backoff.apply(interval, source.consecutiveMisses(), spec.max()));
-    }
     RateShape shape = source.rateShape();
     if (shape != null) {
       // the fetches the mean rate earns, placed where the rate is high (√ rule instant by instant),
       // never closer than the fastest allowed rate nor farther than the slowest
-      long wait =
-          RateShape.wait(
-              shape,
-              reference.getEpochSecond(),
-              interval.toNanos() / 1e9,
-              (long) Math.ceil(3600 / demand.maxRate()),
-              (long) Math.floor(3600 / demand.minRate()));
-      return reference.plusSeconds(wait);
+      interval =
+          Duration.ofSeconds(
+              RateShape.wait(
+                  shape,
+                  reference.getEpochSecond(),
+                  interval.toNanos() / 1e9,
+                  (long) Math.ceil(3600 / demand.maxRate()),
+                  (long) Math.floor(3600 / demand.minRate())));
+    }
+    if (source.consecutiveMisses() > 0) {
+      // backoff stretches the interval a success would get, so it never brings a fetch closer
+      interval = Backoff.apply(interval, source.consecutiveMisses(), spec.max());
     }
     return reference.plus(interval);
   }
