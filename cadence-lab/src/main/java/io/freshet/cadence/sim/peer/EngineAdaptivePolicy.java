@@ -58,6 +58,14 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   public static final double MEMORY_DAYS = 60;
 
   /**
+   * Memory of changed / not-changed evidence (pages), days: a page fetch tells at most one bit, so
+   * the same precision takes a longer window — and a never-changing page is told from a yearly one
+   * only over about a year (365 d: page windows 1.245 / 1.434 × oracle, against 1.241 / 1.537 at 60
+   * d; dead pages' share of the fetches 17 % instead of 23 %).
+   */
+  public static final double PAGE_MEMORY_DAYS = 365;
+
+  /**
    * Pseudo-items by which a feed's hour-of-week profile is shrunk toward its population's (tuned on
    * the feed windows and the synthetic trace: 10, 30, 100 tried; 30 is a little better on the real
    * feeds, 100 keeps the synthetic benchmark where it was).
@@ -133,7 +141,10 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       if (estimator == Estimator.TRACKER) {
         rates[s] = new RateTracker(windowHours, prior);
       } else {
-        posteriors[s] = new RatePosterior(RateGrid.STANDARD, MEMORY_DAYS * 24);
+        posteriors[s] =
+            new RatePosterior(
+                RateGrid.STANDARD,
+                (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
         rateNow[s] = this.prior.mean();
       }
       signals[s] = new SignalTracker();
