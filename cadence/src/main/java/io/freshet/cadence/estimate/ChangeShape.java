@@ -23,13 +23,34 @@ public final class ChangeShape implements RateShape {
    * @param hourOfWeek 168 multipliers (mean 1), or null for no rhythm
    */
   public ChangeShape(AgeHazard hazard, long lastChangeEpochSecond, double[] hourOfWeek) {
+    this(hazard, lastChangeEpochSecond, hourOfWeek, Long.MIN_VALUE);
+  }
+
+  /**
+   * A shape whose burst part is relative to the hazard at {@code atEpochSecond}: for a rate that
+   * already includes h(age at that time) (the plan then spends by the current rate).
+   */
+  public static ChangeShape relativeTo(
+      AgeHazard hazard, long lastChangeEpochSecond, double[] hourOfWeek, long atEpochSecond) {
+    return new ChangeShape(hazard, lastChangeEpochSecond, hourOfWeek, atEpochSecond);
+  }
+
+  private ChangeShape(
+      AgeHazard hazard, long lastChangeEpochSecond, double[] hourOfWeek, long relativeTo) {
     if (hourOfWeek != null && hourOfWeek.length != HourOfWeekProfile.HOURS) {
       throw new IllegalArgumentException("an hour-of-week profile has 168 entries");
     }
     this.hazard = lastChangeEpochSecond == Long.MIN_VALUE ? null : hazard;
     this.lastChange = lastChangeEpochSecond;
     this.hourOfWeek = hourOfWeek;
-    double root = this.hazard == null ? 1.0 : this.hazard.sqrtMean();
+    double root;
+    if (this.hazard == null) {
+      root = 1.0;
+    } else if (relativeTo == Long.MIN_VALUE) {
+      root = this.hazard.sqrtMean();
+    } else {
+      root = Math.sqrt(this.hazard.multiplier(Math.max(0, relativeTo - lastChange) / 3600.0));
+    }
     if (hourOfWeek != null) {
       double r = 0;
       for (double m : hourOfWeek) {

@@ -122,4 +122,21 @@ class RhythmTest {
     assertThat(justChanged).isLessThan(3600);
     assertThat(longAgo).isGreaterThan(7200);
   }
+
+  @Test
+  void aShapeRelativeToNowStartsAtOneAndFollowsTheHazardFromThere() {
+    AgeHazard hazard = new AgeHazard(Double.POSITIVE_INFINITY);
+    for (int i = 0; i < 200; i++) {
+      hazard.observe(MONDAY, 0.1, 0, 0.5, 1, true);
+      hazard.observe(MONDAY, 0.1, 0.5, 20, 0, true);
+    }
+    hazard.refresh();
+    long lastChange = MONDAY - 1800; // half an hour ago: in the burst bin
+    ChangeShape shape = ChangeShape.relativeTo(hazard, lastChange, null, MONDAY);
+    assertThat(shape.multiplier(MONDAY)).isCloseTo(1.0, within(1e-12));
+    // an hour after the change the hazard falls: relative to now, well below 1
+    assertThat(shape.multiplier(MONDAY + 3 * 3600))
+        .isCloseTo(hazard.multiplier(3.5) / hazard.multiplier(0.5), within(1e-12))
+        .isLessThan(0.5);
+  }
 }

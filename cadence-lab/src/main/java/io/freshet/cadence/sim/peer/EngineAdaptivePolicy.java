@@ -33,9 +33,11 @@ import java.util.List;
  * <ul>
  *   <li>{@code change_rate}: each source's {@link RatePosterior} mean under its population's {@link
  *       PopulationPrior} (one EM step a simulated day; the population is the simulated category);
- *   <li>{@code rate_shape}: the population's {@link AgeHazard} at the time since the source's last
- *       change (bursts, quiet spells) times the source's {@link HourOfWeekProfile} shrunk toward
- *       the population's (feeds only: pages give no publication times);
+ *   <li>the rate is multiplied by the population's {@link AgeHazard} at the time since the source's
+ *       last change (bursts, quiet spells), so the plan spends by the current rate;
+ *   <li>{@code rate_shape}: the same hazard over the coming wait, relative to now, times the
+ *       source's {@link HourOfWeekProfile} shrunk toward the population's (feeds only: pages give
+ *       no publication times);
  *   <li>a {@link SignalTracker} provides the importance facts.
  * </ul>
  *
@@ -168,7 +170,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     Instant now = Instant.ofEpochSecond(obs.now());
     SourceSnapshot snapshot = snapshot(s, obs.now());
     if (estimator == Estimator.POPULATION) {
-      snapshot = snapshot.toBuilder().rateShape(shape(s)).build();
+      snapshot = snapshot.toBuilder().rateShape(shape(s, obs.now())).build();
     }
     Instant next = engine.nextDueAt(spec, snapshot, Outcome.success(now), now, plan);
     return Duration.between(now, next).toSeconds();
@@ -244,14 +246,14 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     }
   }
 
-  private ChangeShape shape(int s) {
+  private ChangeShape shape(int s, long now) {
     double[] how = null;
     if (rhythms[s] != null) {
       how =
           rhythms[s].multipliers(
               populationShares, RHYTHM_PSEUDO_ITEMS, new double[HourOfWeekProfile.HOURS]);
     }
-    return new ChangeShape(hazard, lastChange[s], how);
+    return ChangeShape.relativeTo(hazard, lastChange[s], how, now);
   }
 
   /** Records the newly listed items' publication hours (feeds). */
@@ -314,6 +316,11 @@ public final class EngineAdaptivePolicy implements SimPolicy {
 
   private Double changeRate(int s, long now) {
     if (estimator == Estimator.POPULATION) {
+      if (lastChange[s] != Long.MIN_VALUE) {
+        // the current rate: the mean times the population's hazard at the source's age, so the
+        // budget plan spends by it (the shape then moves fetches relative to it)
+        return rateNow[s] * hazard.multiplier(Math.max(0, now - lastChange[s]) / 3600.0);
+      }
       return rateNow[s];
     }
     RateTracker r = rates[s];
