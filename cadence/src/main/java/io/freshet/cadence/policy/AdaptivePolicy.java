@@ -5,6 +5,7 @@ import io.freshet.cadence.budget.Demand;
 import io.freshet.cadence.config.CadenceSpec;
 import io.freshet.cadence.estimate.ChangeRateEstimator;
 import io.freshet.cadence.source.Category;
+import io.freshet.cadence.source.RateShape;
 import io.freshet.cadence.source.SourceSnapshot;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +27,10 @@ import java.time.Instant;
  *       io.freshet.cadence.budget.Objective#rate}); the price is the spec's reference price times
  *       the budget plan's scale (the Lagrange multiplier the scheduler recomputes from all
  *       sources), then clamped to [1/max, 1/max(min, tier minimum)].
- *   <li>Interval 1/f; failures back off from it up to {@code max}.
+ *   <li>Interval 1/f; failures back off from it up to {@code max}. With a {@link RateShape}
+ *       (rhythm, bursts) the same mean interval is measured in √(rate multiplier) time, so fetches
+ *       crowd where changes are likely; never below the fastest nor above the slowest allowed
+ *       interval.
  * </ol>
  */
 public final class AdaptivePolicy implements CadencePolicy {
@@ -84,7 +88,21 @@ public final class AdaptivePolicy implements CadencePolicy {
   public Instant nextDue(SourceSnapshot source, Instant reference, Instant now, BudgetPlan plan) {
     Demand.Adaptive demand = demand(source, now);
     Duration interval = Durations.ofHours(1.0 / demand.rateAt(plan.priceScale()));
+    RateShape shape = source.rateShape();
+    if (shape != null) {
+      // the fetches the mean rate earns, placed where the rate is high (√ rule instant by instant),
+      // never closer than the fastest allowed rate nor farther than the slowest
+      interval =
+          Duration.ofSeconds(
+              RateShape.wait(
+                  shape,
+                  reference.getEpochSecond(),
+                  interval.toNanos() / 1e9,
+                  (long) Math.ceil(3600 / demand.maxRate()),
+                  (long) Math.floor(3600 / demand.minRate())));
+    }
     if (source.consecutiveMisses() > 0) {
+      // backoff stretches the interval a success would get, so it never brings a fetch closer
       interval = Backoff.apply(interval, source.consecutiveMisses(), spec.max());
     }
     return reference.plus(interval);

@@ -26,6 +26,8 @@ import java.util.Map;
  * @param publishIntervalAvg mean gap between the last 10 items' publication times, or null
  * @param changeRatePerHour estimated changes per hour (see {@code ChangeRateEstimator}), or null
  * @param recentPublishedAt publication times of the most recent items, any order (never null)
+ * @param rateShape how the change rate varies around {@code changeRatePerHour} over time (rhythm,
+ *     bursts), or null for a steady rate
  */
 public record SourceSnapshot(
     Instant lastFetchAt,
@@ -41,7 +43,42 @@ public record SourceSnapshot(
     Double medianDaysToEvent,
     Duration publishIntervalAvg,
     Double changeRatePerHour,
-    List<Instant> recentPublishedAt) {
+    List<Instant> recentPublishedAt,
+    RateShape rateShape) {
+
+  /** The snapshot without a rate shape (the components before {@code rateShape} existed). */
+  public SourceSnapshot(
+      Instant lastFetchAt,
+      Category category,
+      Tier tier,
+      Instant retryAfter,
+      int consecutiveMisses,
+      int consecutiveEmpty,
+      int windowFetches,
+      Double avgSignalYield,
+      SignalType dominantSignalType,
+      Map<SignalType, Integer> typeCounts,
+      Double medianDaysToEvent,
+      Duration publishIntervalAvg,
+      Double changeRatePerHour,
+      List<Instant> recentPublishedAt) {
+    this(
+        lastFetchAt,
+        category,
+        tier,
+        retryAfter,
+        consecutiveMisses,
+        consecutiveEmpty,
+        windowFetches,
+        avgSignalYield,
+        dominantSignalType,
+        typeCounts,
+        medianDaysToEvent,
+        publishIntervalAvg,
+        changeRatePerHour,
+        recentPublishedAt,
+        null);
+  }
 
   public SourceSnapshot {
     if (consecutiveMisses < 0 || consecutiveEmpty < 0 || windowFetches < 0) {
@@ -76,7 +113,8 @@ public record SourceSnapshot(
         .medianDaysToEvent(medianDaysToEvent)
         .publishIntervalAvg(publishIntervalAvg)
         .changeRatePerHour(changeRatePerHour)
-        .recentPublishedAt(recentPublishedAt);
+        .recentPublishedAt(recentPublishedAt)
+        .rateShape(rateShape);
   }
 
   /**
@@ -111,6 +149,7 @@ public record SourceSnapshot(
     private Duration publishIntervalAvg;
     private Double changeRatePerHour;
     private List<Instant> recentPublishedAt = List.of();
+    private RateShape rateShape;
 
     private Builder() {}
 
@@ -184,6 +223,11 @@ public record SourceSnapshot(
       return this;
     }
 
+    public Builder rateShape(RateShape v) {
+      rateShape = v;
+      return this;
+    }
+
     public SourceSnapshot build() {
       return new SourceSnapshot(
           lastFetchAt,
@@ -199,7 +243,8 @@ public record SourceSnapshot(
           medianDaysToEvent,
           publishIntervalAvg,
           changeRatePerHour,
-          recentPublishedAt);
+          recentPublishedAt,
+          rateShape);
     }
   }
 }

@@ -26,7 +26,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The cadence lab, {@code java -jar cadence/target/cadence-lab.jar}:
+ * The cadence lab, {@code java -jar cadence-lab/target/cadence-lab.jar}:
  *
  * <pre>
  * simulate --trace FILE --budget-per-hour N [--from T] [--to T] [--observe feed|page]

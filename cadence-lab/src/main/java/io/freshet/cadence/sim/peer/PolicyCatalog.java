@@ -17,6 +17,7 @@ public final class PolicyCatalog {
       List.of(
           "oracle",
           "adaptive",
+          "adaptive_tracker",
           "feed_frequency",
           "signal_adaptive",
           "fixed",
@@ -36,6 +37,11 @@ public final class PolicyCatalog {
     Map<String, SimPolicy.Factory> m = new LinkedHashMap<>();
     m.put("oracle", OraclePolicy::new);
     m.put("adaptive", setup -> new EngineAdaptivePolicy(engine, category(setup.mode()), setup));
+    m.put(
+        "adaptive_tracker",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine, category(setup.mode()), setup, EngineAdaptivePolicy.Estimator.TRACKER));
     m.put("feed_frequency", setup -> new EngineFeedFrequencyPolicy(engine));
     m.put(
         "signal_adaptive",

@@ -44,7 +44,7 @@ public final class Comparison {
         if (factory == null) {
           throw new IllegalArgumentException("unknown policy '" + name + "'");
         }
-        boolean calibrate = equalCost || name.equals("oracle") || name.equals("adaptive");
+        boolean calibrate = equalCost || name.equals("oracle") || name.startsWith("adaptive");
         futures.add(
             pool.submit(
                 () -> {
