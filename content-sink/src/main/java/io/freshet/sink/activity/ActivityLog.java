@@ -78,7 +78,7 @@ public class ActivityLog {
   private final JdbcTemplate jdbc;
   private final JsonMapper json;
 
-  ActivityLog(JdbcTemplate jdbc, JsonMapper json) {
+  public ActivityLog(JdbcTemplate jdbc, JsonMapper json) {
     this.jdbc = jdbc;
     this.json = json;
   }

@@ -30,10 +30,13 @@ public record SinkProperties(
    * @param defaultRetention how long content is kept when its event carries no retention
    * @param infrastructureRetryInterval pause between retries of a batch while PostgreSQL (or the
    *     broker, for dead letters) is unavailable; the batch is retried until it succeeds
+   * @param listenerConcurrency consumers per listener in this instance, each with its own
+   *     partitions and its own batches (more than the topic's partitions stay idle)
    */
   public record Sink(
       @NotNull @DefaultValue("90d") Duration defaultRetention,
-      @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval) {}
+      @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval,
+      @Min(1) @Max(64) @DefaultValue("2") int listenerConcurrency) {}
 
   /**
    * @param registryUrl Apicurio's native API of the schema registry

@@ -120,6 +120,8 @@ public final class SinkBenchmark {
     for (int i = 0; i < n; i++) {
       var e = ContentEvents.item(prefix + (i % sources), "item-" + i, 1, t.plusMillis(i));
       e.setBody(i + " " + filler.substring(0, body));
+      // one fetch request per 20 items of a source, as a feed's fetch emits them
+      e.setRequestId(e.getSourceId() + ":" + i / (sources * 20));
       out.add(e);
     }
     return out;
@@ -190,7 +192,11 @@ public final class SinkBenchmark {
     long firstCount = 0;
     long lastCount = 0;
     try (ConfigurableApplicationContext ctx =
-        new SpringApplicationBuilder(ContentSinkApplication.class).properties(app).run()) {
+        new SpringApplicationBuilder(ContentSinkApplication.class)
+            .run(
+                app.entrySet().stream()
+                    .map(e -> "--" + e.getKey() + "=" + e.getValue())
+                    .toArray(String[]::new))) {
       long deadline = System.nanoTime() + Duration.ofMinutes(30).toNanos();
       while (lastCount < n && System.nanoTime() < deadline) {
         Thread.sleep(100);
@@ -244,6 +250,14 @@ public final class SinkBenchmark {
     System.out.printf("%-28s %14s %18s%n", "strategy", "new rows/s", "redelivered rows/s");
     Map<String, Strategy> strategies = new LinkedHashMap<>();
     strategies.put("unnest arrays (chosen)", (conn, plan) -> upserter.upsert(plan));
+    var activity = new io.freshet.sink.activity.ActivityLog(jdbc, JsonMapper.builder().build());
+    strategies.put(
+        "unnest + arrivals (sink tx)",
+        (conn, plan) -> {
+          var result = upserter.upsert(plan);
+          activity.recordArrivals(
+              io.freshet.sink.activity.Arrival.of(plan.rows(), result.stored()));
+        });
     strategies.put("multi-row VALUES", (conn, plan) -> values(conn, upserter, plan));
     strategies.put("COPY staging + merge", (conn, plan) -> copyMerge(conn, upserter, plan));
     // A warm-up pass of each, then the measured passes.
