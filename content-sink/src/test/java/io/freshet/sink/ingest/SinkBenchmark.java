@@ -66,6 +66,7 @@ public final class SinkBenchmark {
     int batch = 500;
     boolean sink = true;
     boolean statements = true;
+    int maxPoll = 500;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[++i].replace("_", ""));
@@ -73,6 +74,7 @@ public final class SinkBenchmark {
         case "--sources" -> sources = Integer.parseInt(args[++i]);
         case "--statement-rows" -> statementRows = Integer.parseInt(args[++i].replace("_", ""));
         case "--batch" -> batch = Integer.parseInt(args[++i]);
+        case "--max-poll" -> maxPoll = Integer.parseInt(args[++i]);
         case "--skip-sink" -> sink = false;
         case "--skip-statements" -> statements = false;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -102,7 +104,7 @@ public final class SinkBenchmark {
           body,
           sources);
       if (sink) {
-        sinkVersusCopy(ds, pg, db, rows, body, sources);
+        sinkVersusCopy(ds, pg, db, rows, body, sources, maxPoll);
       }
       if (statements) {
         compareStatements(ds, statementRows, batch, body, sources);
@@ -128,7 +130,7 @@ public final class SinkBenchmark {
   }
 
   private static void sinkVersusCopy(
-      HikariDataSource ds, PostgresFixture pg, String db, int n, int body, int sources)
+      HikariDataSource ds, PostgresFixture pg, String db, int n, int body, int sources, int maxPoll)
       throws Exception {
     var jdbc = new JdbcTemplate(ds);
     List<ContentFetched> events = events("bench-", n, body, sources);
@@ -183,6 +185,7 @@ public final class SinkBenchmark {
     app.put("spring.kafka.consumer.group-id", "bench-" + UUID.randomUUID());
     app.put("freshet.kafka.registry-url", Infrastructure.registry().apiUrl());
     app.put("freshet.kafka.create-topics", "false");
+    app.put("spring.kafka.consumer.max-poll-records", Integer.toString(maxPoll));
     app.put("freshet.api.token", "bench");
     app.put("freshet.cleanup.enabled", "false");
     app.put("logging.level.root", "WARN");
