@@ -8,12 +8,26 @@ import static org.awaitility.Awaitility.await;
 
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.ItemNovelty;
+import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.sink.testing.ApiClient;
 import io.freshet.sink.testing.SinkItSupport;
+import io.freshet.testsupport.Infrastructure;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -151,5 +165,58 @@ class ActivityLogIT extends SinkItSupport {
             .query(Long.class)
             .single();
     assertThat(logRows).isEqualTo(4);
+  }
+
+  @Test
+  void aPoisonOutcomeGoesToItsDlqWithItsReasonAndTheRestOfItsBatchIsRecorded() {
+    Instant t = Instant.parse("2026-11-20T12:00:00Z");
+    var noRequest = completed(source, source + ":x", t, List.of());
+    noRequest.setRequestId(" ");
+    sendCompleted(List.of(noRequest));
+    var props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
+    try (var raw = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+      raw.send(
+          new ProducerRecord<>(
+              FreshetTopics.FETCH_COMPLETED, source, "not avro".getBytes(StandardCharsets.UTF_8)));
+      raw.flush();
+    }
+    String good = source + ":good";
+    sendCompleted(List.of(completed(source, good, t, List.of())));
+
+    await().atMost(WAIT).until(() -> isComplete(good));
+    var reasons = new ArrayList<String>();
+    var consumerProps = new Properties();
+    consumerProps.put(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
+    consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, "dlq-reader-" + UUID.randomUUID());
+    consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    try (var consumer =
+        new KafkaConsumer<>(consumerProps, new StringDeserializer(), new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(FreshetTopics.FETCH_COMPLETED + ".dlq"));
+      await()
+          .atMost(WAIT)
+          .until(
+              () -> {
+                for (var r : consumer.poll(Duration.ofMillis(500))) {
+                  if (source.equals(r.key())) {
+                    reasons.add(
+                        new String(
+                            r.headers().lastHeader("kafka_dlt-exception-message").value(),
+                            StandardCharsets.UTF_8));
+                  }
+                }
+                return reasons.size() >= 2;
+              });
+    }
+    assertThat(reasons)
+        .anySatisfy(r -> assertThat(r).contains("request_id"))
+        .anySatisfy(r -> assertThat(r).contains("magic byte"));
+    long logRows =
+        jdbc.sql("SELECT count(*) FROM activity_log WHERE source_id = :s")
+            .param("s", source)
+            .query(Long.class)
+            .single();
+    assertThat(logRows).isEqualTo(1);
   }
 }
