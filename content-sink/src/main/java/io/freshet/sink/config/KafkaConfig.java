@@ -90,6 +90,7 @@ class KafkaConfig {
             new StringDeserializer(),
             new ByteArrayDeserializer()));
     factory.setBatchListener(true);
+    factory.setConcurrency(props.sink().listenerConcurrency());
     var handler =
         new DefaultErrorHandler(
             (record, e) -> {

@@ -1,6 +1,7 @@
 package io.freshet.sink.config;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -14,19 +15,28 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param sink how content is stored
  * @param kafka topics and schema registry
+ * @param cleanup the job that deletes expired, unretained content
+ * @param api the read and retention API
  */
 @Validated
 @ConfigurationProperties("freshet")
-public record SinkProperties(@Valid @DefaultValue Sink sink, @Valid @DefaultValue Kafka kafka) {
+public record SinkProperties(
+    @Valid @DefaultValue Sink sink,
+    @Valid @DefaultValue Kafka kafka,
+    @Valid @DefaultValue Cleanup cleanup,
+    @Valid @DefaultValue Api api) {
 
   /**
    * @param defaultRetention how long content is kept when its event carries no retention
    * @param infrastructureRetryInterval pause between retries of a batch while PostgreSQL (or the
    *     broker, for dead letters) is unavailable; the batch is retried until it succeeds
+   * @param listenerConcurrency consumers per listener in this instance, each with its own
+   *     partitions and its own batches (more than the topic's partitions stay idle)
    */
   public record Sink(
       @NotNull @DefaultValue("90d") Duration defaultRetention,
-      @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval) {}
+      @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval,
+      @Min(1) @Max(64) @DefaultValue("2") int listenerConcurrency) {}
 
   /**
    * @param registryUrl Apicurio's native API of the schema registry
@@ -41,4 +51,37 @@ public record SinkProperties(@Valid @DefaultValue Sink sink, @Valid @DefaultValu
       @Min(1) @DefaultValue("12") int partitions,
       @Min(1) @DefaultValue("1") short replicationFactor,
       @DefaultValue("true") boolean createTopics) {}
+
+  /**
+   * @param enabled whether this instance runs the job on its schedule (on-demand runs always work;
+   *     several instances may enable it, an advisory lock lets one run at a time)
+   * @param interval pause between the end of one run and the start of the next
+   * @param initialDelay pause between start-up and the first run
+   * @param batchSize rows deleted per transaction: bounds how long a batch holds its locks
+   * @param maxBatches batches per run at most; what is left waits for the next run
+   * @param activityRetention how long activity-log rows are kept
+   */
+  public record Cleanup(
+      @DefaultValue("true") boolean enabled,
+      @NotNull @DefaultValue("1h") Duration interval,
+      @NotNull @DefaultValue("1m") Duration initialDelay,
+      @Min(1) @Max(100_000) @DefaultValue("1000") int batchSize,
+      @Min(1) @DefaultValue("10000") int maxBatches,
+      @NotNull @DefaultValue("90d") Duration activityRetention) {}
+
+  /**
+   * @param token bearer token every write (any method but GET, HEAD and OPTIONS) must present;
+   *     required — the service does not start without one
+   * @param tokenForReads whether reads need the token too (content may be private to its tenants)
+   * @param defaultPageSize page size when a request names none
+   * @param maxPageSize largest {@code limit} a request may ask for
+   * @param maxIdsPerRequest most content ids in one retention request
+   */
+  public record Api(
+      @NotBlank(message = "must be set (FRESHET_API_TOKEN): writes need a bearer token")
+          String token,
+      @DefaultValue("false") boolean tokenForReads,
+      @Min(1) @DefaultValue("100") int defaultPageSize,
+      @Min(1) @Max(10_000) @DefaultValue("1000") int maxPageSize,
+      @Min(1) @Max(100_000) @DefaultValue("10000") int maxIdsPerRequest) {}
 }

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.sink.testing.ContentEvents;
+import io.freshet.sink.testing.SinkItSupport;
 import io.freshet.testsupport.Infrastructure;
-import io.freshet.testsupport.RealInfrastructure;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,45 +39,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
-import org.springframework.test.context.ActiveProfiles;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The sink on the real broker, registry and PostgreSQL. Each test writes its own sources (a random
  * prefix), so the tests share one topic and one table without seeing each other's rows.
  */
-@RealInfrastructure
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
-@ActiveProfiles("it")
-class ContentSinkIT {
+class ContentSinkIT extends SinkItSupport {
 
   private static final Duration WAIT = Duration.ofSeconds(180);
-  private static String database;
-  private static KafkaProducer<String, ContentFetched> producer;
   private static KafkaProducer<String, byte[]> rawProducer;
 
-  @DynamicPropertySource
-  static void ownDatabase(DynamicPropertyRegistry registry) {
-    registry.add(
-        "spring.datasource.url",
-        () -> {
-          synchronized (ContentSinkIT.class) {
-            if (database == null) {
-              database = Infrastructure.postgres().createDatabase("content_sink_it");
-            }
-          }
-          return Infrastructure.postgres().jdbcUrl(database);
-        });
-    registry.add("spring.datasource.username", () -> Infrastructure.postgres().username());
-    registry.add("spring.datasource.password", () -> Infrastructure.postgres().password());
-  }
-
-  @Autowired JdbcClient jdbc;
-  @Autowired FreshetTopics topics;
   @Autowired KafkaListenerEndpointRegistry listeners;
 
   @BeforeAll
@@ -89,40 +61,12 @@ class ContentSinkIT {
   }
 
   @AfterAll
-  static void closeProducers() {
-    if (producer != null) {
-      producer.close();
-    }
+  static void closeRawProducer() {
     rawProducer.close();
   }
 
-  private KafkaProducer<String, ContentFetched> producer() {
-    if (producer == null) {
-      var props = new Properties();
-      props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
-      props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-      props.put(ProducerConfig.ACKS_CONFIG, "all");
-      producer =
-          new KafkaProducer<>(
-              props,
-              topics.contentFetched().keySerde().serializer(),
-              topics.contentFetched().valueSerde().serializer());
-    }
-    return producer;
-  }
-
   private void send(List<ContentFetched> events) {
-    for (ContentFetched e : events) {
-      producer().send(new ProducerRecord<>(FreshetTopics.CONTENT_FETCHED, e.getSourceId(), e));
-    }
-    producer().flush();
-  }
-
-  private long rows(String prefix) {
-    return jdbc.sql("SELECT count(*) FROM platform_content WHERE source_id LIKE :p")
-        .param("p", prefix + "%")
-        .query(Long.class)
-        .single();
+    sendContent(events);
   }
 
   /**
@@ -208,9 +152,9 @@ class ContentSinkIT {
             .single();
     assertThat(firstsLinked).isZero();
 
-    // Replay the whole topic from the beginning: nothing new may appear.
-    var container = listeners.getListenerContainer("content-fetched");
-    container.stop();
+    // Replay the whole topic from the beginning: nothing new may appear. Every listener of the
+    // group stops, so that its offsets can be moved.
+    listeners.getListenerContainers().forEach(c -> c.stop());
     try (Admin admin =
         Admin.create(
             Map.of(
@@ -231,7 +175,7 @@ class ContentSinkIT {
         latest.put(tp, OffsetSpec.latest());
       }
       admin.alterConsumerGroupOffsets("freshet-content-sink-it", zero).all().get();
-      container.start();
+      listeners.getListenerContainers().forEach(c -> c.start());
       var ends = admin.listOffsets(latest).all().get();
       await()
           .atMost(WAIT)
@@ -349,13 +293,15 @@ class ContentSinkIT {
                 "-jar",
                 jar.toString(),
                 "--server.port=0",
-                "--spring.datasource.url=" + Infrastructure.postgres().jdbcUrl(database),
+                "--spring.datasource.url=" + Infrastructure.postgres().jdbcUrl(database()),
                 "--spring.datasource.username=" + Infrastructure.postgres().username(),
                 "--spring.datasource.password=" + Infrastructure.postgres().password(),
                 "--spring.kafka.bootstrap-servers=" + Infrastructure.kafka().bootstrapServers(),
                 "--spring.kafka.consumer.group-id=freshet-content-sink-it",
                 "--freshet.kafka.registry-url=" + System.getProperty("freshet.registry.url"),
-                "--freshet.kafka.partitions=4")
+                "--freshet.kafka.partitions=4",
+                "--freshet.api.token=it-token",
+                "--freshet.cleanup.enabled=false")
             .redirectErrorStream(true)
             .redirectOutput(Path.of("target", "second-sink.log").toFile())
             .start();

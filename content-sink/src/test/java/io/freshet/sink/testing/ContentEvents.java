@@ -2,11 +2,17 @@ package io.freshet.sink.testing;
 
 import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.ContentFetched;
+import io.freshet.schemas.avro.FetchCompleted;
+import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.schemas.avro.ItemDigest;
+import io.freshet.schemas.avro.ItemNovelty;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 
 /** Small builders of {@code ContentFetched} test events. */
 public final class ContentEvents {
@@ -38,5 +44,37 @@ public final class ContentEvents {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The outcome of request {@code requestId} of {@code source}: {@code ok}, having read {@code
+   * listed} (item id, hash, novelty) and emitted the added and changed ones.
+   */
+  public static FetchCompleted completed(
+      String source, String requestId, Instant startedAt, List<ItemDigest> listed) {
+    int emitted = (int) listed.stream().filter(d -> d.getNovelty() != ItemNovelty.seen).count();
+    return FetchCompleted.newBuilder()
+        .setRequestId(requestId)
+        .setSourceId(source)
+        .setTenantId("tenant-a")
+        .setEpoch(1)
+        .setStatus(FetchStatus.ok)
+        .setHttpStatus(200)
+        .setStartedAt(startedAt)
+        .setFinishedAt(startedAt.plusSeconds(2))
+        .setBytes(1234)
+        .setItemCount(emitted)
+        .setItems(listed)
+        .setCursor(Map.of("etag", "\"" + requestId + "\""))
+        .build();
+  }
+
+  /** The digest of version {@code version} of {@code item}, as a fetch lists it. */
+  public static ItemDigest digest(String item, int version, ItemNovelty novelty) {
+    return ItemDigest.newBuilder()
+        .setItemId(item)
+        .setContentHash(sha256(item + "@v" + version))
+        .setNovelty(novelty)
+        .build();
   }
 }

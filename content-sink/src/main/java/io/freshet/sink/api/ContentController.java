@@ -1,0 +1,142 @@
+package io.freshet.sink.api;
+
+import io.freshet.schemas.avro.SignalType;
+import io.freshet.sink.config.SinkProperties;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.List;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Reads of the content layer: what a subscriber that joins late uses to catch up. */
+@RestController
+class ContentController {
+
+  private static final List<String> SIGNAL_TYPES =
+      Arrays.stream(SignalType.values()).map(Enum::name).toList();
+
+  private final ContentReader reader;
+  private final SinkProperties.Api settings;
+
+  ContentController(ContentReader reader, SinkProperties props) {
+    this.reader = reader;
+    this.settings = props.api();
+  }
+
+  @Operation(summary = "One stored item version, with its retention marks")
+  @GetMapping("/content/{id}")
+  ContentView byId(@PathVariable long id) {
+    return reader.byId(id).orElseThrow(() -> unknown(id));
+  }
+
+  @Operation(
+      summary = "Every stored version of the item the given version belongs to, oldest first")
+  @GetMapping("/content/{id}/versions")
+  List<ContentView> versions(@PathVariable long id) {
+    List<ContentView> versions = reader.versionsOf(id);
+    if (versions.isEmpty()) {
+      throw unknown(id);
+    }
+    return versions;
+  }
+
+  @Operation(summary = "A source's content fetched in [from, to), oldest first, keyset-paged")
+  @GetMapping("/sources/{sourceId}/content")
+  Page<ContentView> bySource(
+      @PathVariable String sourceId,
+      @Parameter(description = "ISO-8601 instant, inclusive") @RequestParam(required = false)
+          String from,
+      @Parameter(description = "ISO-8601 instant, exclusive") @RequestParam(required = false)
+          String to,
+      @RequestParam(required = false) Integer limit,
+      @Parameter(description = "next_cursor of the previous page") @RequestParam(required = false)
+          String cursor) {
+    return reader.bySource(sourceId, window(from, to), cursor(cursor), limit(limit));
+  }
+
+  @Operation(
+      summary = "A tenant's content of one signal type fetched in [from, to), oldest first, paged")
+  @GetMapping("/tenants/{tenantId}/content")
+  Page<ContentView> byTenantAndSignal(
+      @PathVariable String tenantId,
+      @Parameter(description = "event, ask, give or informative")
+          @RequestParam(name = "signal_type")
+          String signalType,
+      @RequestParam(required = false) String from,
+      @RequestParam(required = false) String to,
+      @RequestParam(required = false) Integer limit,
+      @RequestParam(required = false) String cursor) {
+    if (!SIGNAL_TYPES.contains(signalType)) {
+      throw ApiException.badRequest(
+          "signal_type: must be one of "
+              + String.join(", ", SIGNAL_TYPES)
+              + ", got '"
+              + signalType
+              + "'");
+    }
+    return reader.byTenantAndSignal(
+        tenantId, signalType, window(from, to), cursor(cursor), limit(limit));
+  }
+
+  @Operation(summary = "A source's activity log: one row per fetch, newest first, keyset-paged")
+  @GetMapping("/sources/{sourceId}/activity")
+  Page<ActivityView> activity(
+      @PathVariable String sourceId,
+      @RequestParam(required = false) Integer limit,
+      @RequestParam(required = false) String cursor) {
+    return reader.activity(sourceId, cursor(cursor), limit(limit));
+  }
+
+  private static ApiException unknown(long id) {
+    return ApiException.notFound("id: no content with id " + id);
+  }
+
+  private int limit(Integer limit) {
+    if (limit == null) {
+      return settings.defaultPageSize();
+    }
+    if (limit < 1 || limit > settings.maxPageSize()) {
+      throw ApiException.badRequest(
+          "limit: must be between 1 and " + settings.maxPageSize() + ", got " + limit);
+    }
+    return limit;
+  }
+
+  private static PageCursor cursor(String cursor) {
+    if (cursor == null || cursor.isEmpty()) {
+      return null;
+    }
+    try {
+      PageCursor c = PageCursor.decode(cursor);
+      return c;
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("cursor: " + e.getMessage());
+    }
+  }
+
+  private static ContentReader.Window window(String from, String to) {
+    Instant f = instant("from", from);
+    Instant t = instant("to", to);
+    if (f != null && t != null && !f.isBefore(t)) {
+      throw ApiException.badRequest("from: must be before to (" + from + " >= " + to + ")");
+    }
+    return new ContentReader.Window(f, t);
+  }
+
+  private static Instant instant(String name, String value) {
+    if (value == null || value.isEmpty()) {
+      return null;
+    }
+    try {
+      return Instant.parse(value);
+    } catch (DateTimeParseException e) {
+      throw ApiException.badRequest(
+          name + ": must be an ISO-8601 instant such as 2026-11-01T00:00:00Z, got '" + value + "'");
+    }
+  }
+}

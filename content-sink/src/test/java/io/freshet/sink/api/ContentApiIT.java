@@ -1,0 +1,162 @@
+package io.freshet.sink.api;
+
+import static io.freshet.sink.testing.ContentEvents.item;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.freshet.schemas.avro.ContentFetched;
+import io.freshet.schemas.avro.SignalType;
+import io.freshet.sink.testing.ApiClient;
+import io.freshet.sink.testing.SinkItSupport;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+
+/** The read API on the real database, with content stored through the real broker. */
+class ContentApiIT extends SinkItSupport {
+
+  private static final Duration WAIT = Duration.ofSeconds(120);
+
+  @LocalServerPort int port;
+  private ApiClient api;
+  private String source;
+
+  @BeforeEach
+  void setUp() {
+    api = new ApiClient(port, "it-token");
+    source = "api-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  private long idOf(String item, int version) {
+    return jdbc.sql(
+            "SELECT id FROM platform_content WHERE source_id = :s AND item_id = :i"
+                + " AND title = :t")
+        .param("s", source)
+        .param("i", item)
+        .param("t", item + " v" + version)
+        .query(Long.class)
+        .single();
+  }
+
+  private static String message(ApiClient.Response r) {
+    return r.json().get("messages").get(0).asString();
+  }
+
+  @Test
+  void aSourcesContentPagesForwardByKeysetAndTheVersionsOfAnItemAreLinked() {
+    Instant t = Instant.parse("2026-11-21T00:00:00Z");
+    var events = new ArrayList<ContentFetched>();
+    for (int i = 0; i < 25; i++) {
+      events.add(item(source, "item-" + i, 1, t.plusSeconds(i)));
+    }
+    events.add(item(source, "item-0", 2, t.plusSeconds(100)));
+    sendContent(events);
+    await().atMost(WAIT).until(() -> rows(source) == 26);
+
+    var seen = new ArrayList<String>();
+    String cursor = "";
+    int pages = 0;
+    do {
+      var page =
+          api.get(
+              "/sources/" + source + "/content?limit=10&to=2026-11-21T00:01:00Z&cursor=" + cursor);
+      assertThat(page.status()).isEqualTo(200);
+      page.json().get("items").forEach(row -> seen.add(row.get("item_id").asString()));
+      JsonNode next = page.json().get("next_cursor");
+      cursor = next == null || next.isNull() ? null : next.asString();
+      pages++;
+    } while (cursor != null);
+    assertThat(pages).isEqualTo(3);
+    // the window [.., 00:01) leaves out v2 of item-0 (fetched at +100 s)
+    assertThat(seen).hasSize(25).doesNotHaveDuplicates().startsWith("item-0", "item-1");
+
+    var versions = api.get("/content/" + idOf("item-0", 2) + "/versions");
+    assertThat(versions.status()).isEqualTo(200);
+    assertThat(versions.json().size()).isEqualTo(2);
+    assertThat(versions.json().get(1).get("version_of").asLong()).isEqualTo(idOf("item-0", 1));
+
+    var byTenant =
+        api.get(
+            "/tenants/tenant-a/content?signal_type="
+                + SignalType.informative
+                + "&from=2026-11-21T00:00:00Z&to=2026-11-21T00:00:03Z&limit=1000");
+    assertThat(byTenant.status()).isEqualTo(200);
+    assertThat(byTenant.json().get("items").size()).isGreaterThanOrEqualTo(3);
+
+    assertThat(api.get("/v3/api-docs").json().get("paths").has("/sources/{sourceId}/content"))
+        .isTrue();
+  }
+
+  @Test
+  void badInputIsRefusedNamingTheFieldAndUnknownIdsAreNotFound() {
+    sendContent(List.of(item(source, "a", 1, Instant.parse("2026-11-21T00:00:00Z"))));
+    await().atMost(WAIT).until(() -> rows(source) == 1);
+    long id = idOf("a", 1);
+
+    var unknown = api.get("/content/987654321987");
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(message(unknown)).startsWith("id:");
+    assertThat(api.get("/content/987654321987/versions").status()).isEqualTo(404);
+    var notANumber = api.get("/content/abc");
+    assertThat(notANumber.status()).isEqualTo(400);
+    assertThat(message(notANumber)).startsWith("id:");
+
+    assertThat(message(api.get("/sources/" + source + "/content?from=yesterday")))
+        .startsWith("from:");
+    assertThat(message(api.get("/sources/" + source + "/content?limit=0"))).startsWith("limit:");
+    assertThat(message(api.get("/sources/" + source + "/content?cursor=garbage!")))
+        .startsWith("cursor:");
+    var noSignal = api.get("/tenants/tenant-a/content");
+    assertThat(noSignal.status()).isEqualTo(400);
+    assertThat(message(noSignal)).startsWith("signal_type:");
+    assertThat(message(api.get("/tenants/tenant-a/content?signal_type=urgent")))
+        .startsWith("signal_type:");
+
+    var badId = api.post("/content/retention", "{\"content_ids\": [\"x\"], \"reason\": \"r\"}");
+    assertThat(badId.status()).isEqualTo(400);
+    assertThat(message(badId)).startsWith("content_ids[0]");
+    var unknownField = api.post("/content/retention", "{\"content_id\": [1], \"reason\": \"r\"}");
+    assertThat(unknownField.status()).isEqualTo(400);
+    assertThat(message(unknownField)).startsWith("content_id: unknown field");
+    var broken = api.post("/content/retention", "{\"content_ids\": [1,");
+    assertThat(broken.status()).isEqualTo(400);
+    assertThat(message(broken)).startsWith("body: not valid JSON");
+    var noReason = api.post("/content/retention", "{\"content_ids\": [" + id + "]}");
+    assertThat(noReason.status()).isEqualTo(400);
+    assertThat(message(noReason)).startsWith("reason:");
+    var empty = api.post("/content/retention", "{\"content_ids\": [], \"reason\": \"r\"}");
+    assertThat(message(empty)).startsWith("content_ids:");
+
+    // A mark naming a known and a missing id: a clear 404 naming the missing one, nothing marked.
+    var partlyMissing =
+        api.post(
+            "/content/retention",
+            "{\"content_ids\": [" + id + ", 987654321987], \"reason\": \"tp_session\"}");
+    assertThat(partlyMissing.status()).isEqualTo(404);
+    assertThat(message(partlyMissing)).contains("987654321987").contains("nothing was changed");
+    assertThat(
+            jdbc.sql("SELECT count(*) FROM content_retention WHERE content_id = :id")
+                .param("id", id)
+                .query(Long.class)
+                .single())
+        .isZero();
+    assertThat(api.get("/content/" + id).json().get("retained_by").size()).isZero();
+
+    var anonymous =
+        api.postAnonymously(
+            "/content/retention", "{\"content_ids\": [" + id + "], \"reason\": \"r\"}");
+    assertThat(anonymous.status()).isEqualTo(401);
+    assertThat(
+            jdbc.sql("SELECT count(*) FROM content_retention WHERE content_id = :id")
+                .param("id", id)
+                .query(Long.class)
+                .single())
+        .isZero();
+  }
+}

@@ -1,0 +1,38 @@
+package io.freshet.sink.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class PageCursorTest {
+
+  @Test
+  void aCursorSurvivesTheRoundTripToTheMicrosecondWithAnyKey() {
+    var cursor = new PageCursor(Instant.parse("2026-11-01T10:15:30.123456Z"), "src-1:1700|x");
+
+    var back = PageCursor.decode(cursor.encode());
+
+    assertThat(back).isEqualTo(cursor);
+    assertThat(cursor.encode()).doesNotContain("src-1");
+  }
+
+  @Test
+  void instantsBeforeTheEpochRoundTripToo() {
+    var cursor = new PageCursor(Instant.parse("1969-12-31T23:59:59.999999Z"), "42");
+
+    assertThat(PageCursor.decode(cursor.encode())).isEqualTo(cursor);
+    assertThat(PageCursor.decode(cursor.encode()).id()).isEqualTo(42L);
+  }
+
+  @Test
+  void anythingElseIsRefused() {
+    assertThatThrownBy(() -> PageCursor.decode("garbage!"))
+        .hasMessage("is not a cursor this API issued");
+    assertThatThrownBy(() -> PageCursor.decode("MnwxfDI")) // "2|1|2": another version
+        .hasMessage("is not a cursor this API issued");
+    assertThatThrownBy(() -> new PageCursor(Instant.EPOCH, "abc").id())
+        .hasMessage("is not a cursor of this list");
+  }
+}

@@ -1,0 +1,65 @@
+package io.freshet.sink.testing;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A small HTTP client of the sink's API for tests: JSON in, status and JSON out. */
+public final class ApiClient {
+
+  /** A response: its status and its body read as JSON (null when empty or not JSON). */
+  public record Response(int status, JsonNode json, String text) {}
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final String base;
+  private final String token;
+
+  public ApiClient(int port, String token) {
+    this.base = "http://localhost:" + port;
+    this.token = token;
+  }
+
+  public Response get(String path) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+  }
+
+  /** POST with the bearer token. */
+  public Response post(String path, String body) {
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Authorization", "Bearer " + token)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  /** POST without a token. */
+  public Response postAnonymously(String path, String body) {
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  private Response send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      JsonNode json = null;
+      try {
+        json = r.body().isBlank() ? null : JSON.readTree(r.body());
+      } catch (RuntimeException notJson) {
+        json = null;
+      }
+      return new Response(r.statusCode(), json, r.body());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
