@@ -52,6 +52,10 @@ public record FetchOutcome(
   public static FetchOutcome of(FetchCompleted e) {
     require(e.getRequestId(), "request_id");
     require(e.getSourceId(), "source_id");
+    if (e.getStatus() == io.freshet.schemas.avro.FetchStatus.unknown) {
+      throw new IllegalArgumentException(
+          "status is a symbol this build does not know (written by a newer schema)");
+    }
     if (e.getFinishedAt().isBefore(e.getStartedAt())) {
       throw new IllegalArgumentException(
           "finished_at " + e.getFinishedAt() + " is before started_at " + e.getStartedAt());
@@ -92,6 +96,7 @@ public record FetchOutcome(
       case ok, partial -> Listing.ITEMS;
       case not_modified -> Listing.UNCHANGED_SINCE_LAST_READ;
       case failed, expired -> Listing.NOTHING;
+      case unknown -> throw new IllegalStateException("refused by of()");
     };
   }
 

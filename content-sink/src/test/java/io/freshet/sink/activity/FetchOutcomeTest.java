@@ -63,4 +63,11 @@ class FetchOutcomeTest {
     backwards.setFinishedAt(T.minusSeconds(1));
     assertThatThrownBy(() -> FetchOutcome.of(backwards)).hasMessageContaining("finished_at");
   }
+
+  @Test
+  void aStatusOfANewerSchemaIsPoisonNotAFailure() {
+    assertThatThrownBy(() -> FetchOutcome.of(withStatus(FetchStatus.unknown)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("newer schema");
+  }
 }
