@@ -1,6 +1,7 @@
 package io.freshet.sink.ingest;
 
 import io.freshet.schemas.serde.DeserializationFailures;
+import io.freshet.schemas.serde.PoisonRecordException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

@@ -2,6 +2,8 @@ package io.freshet.worker.kafka;
 
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.FetchRequested;
+import io.freshet.schemas.serde.PoisonRecordException;
+import io.freshet.schemas.serde.RecordDecoder;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.worker.fetch.FetchResult;
 import io.freshet.worker.fetch.SourceFetcher;

@@ -1,5 +1,7 @@
 package io.freshet.scheduler.config;
 
+import io.freshet.schemas.serde.PoisonRecordException;
+import io.freshet.schemas.serde.RecordDecoder;
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.schemas.topic.Topic;

@@ -1,7 +1,7 @@
 package io.freshet.scheduler.outcomes;
 
-import io.freshet.scheduler.config.RecordDecoder;
 import io.freshet.schemas.avro.FetchCompleted;
+import io.freshet.schemas.serde.RecordDecoder;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

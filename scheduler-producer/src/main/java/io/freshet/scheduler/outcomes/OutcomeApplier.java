@@ -1,10 +1,10 @@
 package io.freshet.scheduler.outcomes;
 
-import io.freshet.scheduler.config.PoisonRecordException;
 import io.freshet.scheduler.schedule.NextDue;
 import io.freshet.scheduler.schedule.OutcomeRules;
 import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.freshet.schemas.avro.FetchCompleted;
+import io.freshet.schemas.serde.PoisonRecordException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;

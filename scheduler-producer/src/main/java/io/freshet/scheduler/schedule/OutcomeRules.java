@@ -1,9 +1,9 @@
 package io.freshet.scheduler.schedule;
 
 import io.freshet.cadence.source.Outcome;
-import io.freshet.scheduler.config.PoisonRecordException;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.schemas.serde.PoisonRecordException;
 import java.time.Instant;
 
 /**

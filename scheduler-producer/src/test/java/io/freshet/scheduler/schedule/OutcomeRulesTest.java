@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.freshet.cadence.source.Outcome;
-import io.freshet.scheduler.config.PoisonRecordException;
 import io.freshet.scheduler.testing.TestEvents;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.schemas.serde.PoisonRecordException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

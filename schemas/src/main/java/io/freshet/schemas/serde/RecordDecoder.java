@@ -1,12 +1,15 @@
-package io.freshet.scheduler.config;
+package io.freshet.schemas.serde;
 
-import io.freshet.schemas.serde.DeserializationFailures;
 import io.freshet.schemas.topic.Topic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 
-/** Decodes a raw record's value with its topic's serde; undecodable input is a poison record. */
+/**
+ * Decodes a raw record's value with its topic's serde, for listeners that receive raw bytes so that
+ * whatever fails — decoding or processing — the DLQ gets the original bytes. Undecodable input is a
+ * {@link PoisonRecordException} naming topic, partition and offset.
+ */
 public final class RecordDecoder<V> {
 
   private final Deserializer<V> deserializer;
