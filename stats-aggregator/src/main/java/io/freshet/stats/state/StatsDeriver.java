@@ -64,9 +64,19 @@ public final class StatsDeriver {
         .setRecentPublishedAt(recent.stream().map(Instant::ofEpochMilli).toList())
         .setConsecutiveMisses(state.consecutiveMisses())
         .setConsecutiveEmpty(state.consecutiveEmpty())
-        .setChangeRate(updater.tracker(state).rate(at == SourceState.NEVER ? 0 : at / 1000))
+        .setChangeRate(changeRate(state, at))
         .setUpdatedAt(Instant.ofEpochMilli(at == SourceState.NEVER ? 0 : at))
         .build();
+  }
+
+  /**
+   * The tracker's estimate; 0 while it has no evidence (the schema's "no estimate yet"), so that
+   * the scheduler falls back to its own per-category prior instead of taking this app's configured
+   * prior for a measurement.
+   */
+  private double changeRate(SourceState state, long at) {
+    var tracker = updater.tracker(state);
+    return tracker.hasEvidence() ? tracker.rate(at == SourceState.NEVER ? 0 : at / 1000) : 0.0;
   }
 
   static Double median(List<Double> values) {

@@ -19,12 +19,14 @@ class StatsDeriverTest {
   static final Instant T = Instant.parse("2026-11-01T00:00:00Z");
 
   @Test
-  void aNewSourceHasEmptyStatsAndThePriorChangeRate() {
+  void aNewSourceHasEmptyStatsAndNoChangeRateEstimateYet() {
     var updater = new StatsUpdater(StatsSettings.defaults(), Clock.systemUTC());
     SourceStats stats = new StatsDeriver(updater).derive("s", updater.initial());
     assertThat(stats.getWindowFetches()).isZero();
     assertThat(stats.getAvgSignalYield()).isZero();
-    assertThat(stats.getChangeRate()).isEqualTo(1.0 / 24);
+    assertThat(stats.getChangeRate())
+        .as("0 = no estimate: the scheduler uses its own per-category prior, not ours")
+        .isZero();
     assertThat(stats.getMedianDaysToEvent()).isNull();
   }
 
