@@ -10,7 +10,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
@@ -32,26 +31,8 @@ public final class CadenceConfigParser {
 
   private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-  private static final Map<String, Set<String>> KEYS =
-      Map.of(
-          "always", Set.of(),
-          "interval", Set.of("every_minutes"),
-          "cron", Set.of("expression", "zone", "flavor"),
-          "feed_frequency", Set.of("default_minutes"),
-          "signal_adaptive", Set.of("category", "floor_minutes", "cold_start_fetches"),
-          "adaptive",
-              Set.of(
-                  "category",
-                  "min_minutes",
-                  "max_minutes",
-                  "reference_minutes",
-                  "window_days",
-                  "objective",
-                  "importance"));
-
-  /** The modes in the order documentation lists them. */
-  public static final List<String> MODES =
-      List.of("always", "interval", "cron", "feed_frequency", "signal_adaptive", "adaptive");
+  /** The modes' JSON names in the order documentation lists them ({@link Mode}). */
+  public static final List<String> MODES = Mode.jsonNames();
 
   private final CadenceDefaults defaults;
   private final java.time.Clock clock;
@@ -105,19 +86,23 @@ public final class CadenceConfigParser {
       throw new InvalidCadenceException(
           PREFIX + "mode", "is required; allowed values: " + allowedModes);
     }
-    String mode = modeNode.isString() ? modeNode.stringValue() : modeNode.toString();
-    Set<String> keys = KEYS.get(mode);
-    if (keys == null) {
+    String modeName = modeNode.isString() ? modeNode.stringValue() : modeNode.toString();
+    Mode mode = Mode.ofJsonName(modeName).orElse(null);
+    if (mode == null) {
       throw new InvalidCadenceException(
-          PREFIX + "mode", "unknown mode '" + mode + "'; allowed values: " + allowedModes);
+          PREFIX + "mode", "unknown mode '" + modeName + "'; allowed values: " + allowedModes);
     }
     Fields f = new Fields(cadence);
     for (String name : cadence.propertyNames()) {
-      if (!name.equals("mode") && !keys.contains(name)) {
+      if (!name.equals("mode") && !mode.keys().contains(name)) {
         Set<String> allowed = new LinkedHashSet<>(List.of("mode"));
-        allowed.addAll(keys.stream().sorted().toList());
+        allowed.addAll(mode.keys().stream().sorted().toList());
         f.error(
-            name, "unknown key for mode " + mode + "; allowed keys: " + String.join(", ", allowed));
+            name,
+            "unknown key for mode "
+                + mode.jsonName()
+                + "; allowed keys: "
+                + String.join(", ", allowed));
       }
     }
     CadenceSpec spec = build(mode, f);
@@ -125,26 +110,25 @@ public final class CadenceConfigParser {
     return spec;
   }
 
-  private CadenceSpec build(String mode, Fields f) {
+  private CadenceSpec build(Mode mode, Fields f) {
     return switch (mode) {
-      case "always" -> new CadenceSpec.Always();
-      case "interval" -> {
+      case ALWAYS -> new CadenceSpec.Always();
+      case INTERVAL -> {
         Duration every = f.minutes("every_minutes", null);
         yield every == null ? null : new CadenceSpec.Interval(every);
       }
-      case "cron" -> cron(f);
-      case "feed_frequency" ->
+      case CRON -> cron(f);
+      case FEED_FREQUENCY ->
           new CadenceSpec.FeedFrequency(
               orElse(
                   f.minutes("default_minutes", defaults.feedDefaultInterval()),
                   Duration.ofHours(1)));
-      case "signal_adaptive" ->
+      case SIGNAL_ADAPTIVE ->
           new CadenceSpec.SignalAdaptive(
               f.category(),
               f.optionalMinutes("floor_minutes"),
               f.count("cold_start_fetches", defaults.coldStartFetches()));
-      case "adaptive" -> adaptive(f);
-      default -> throw new IllegalStateException("mode table and switch disagree: " + mode);
+      case ADAPTIVE -> adaptive(f);
     };
   }
 

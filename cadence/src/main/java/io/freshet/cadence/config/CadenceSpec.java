@@ -12,14 +12,14 @@ import java.util.Objects;
  */
 public sealed interface CadenceSpec {
 
-  /** The JSON {@code mode} value. */
-  String mode();
+  /** The mode ({@link Mode#jsonName()} is the JSON {@code mode} value). */
+  Mode mode();
 
   /** ADR 0009: due at every run. */
   record Always() implements CadenceSpec {
     @Override
-    public String mode() {
-      return "always";
+    public Mode mode() {
+      return Mode.ALWAYS;
     }
   }
 
@@ -30,8 +30,8 @@ public sealed interface CadenceSpec {
     }
 
     @Override
-    public String mode() {
-      return "interval";
+    public Mode mode() {
+      return Mode.INTERVAL;
     }
   }
 
@@ -44,8 +44,8 @@ public sealed interface CadenceSpec {
     }
 
     @Override
-    public String mode() {
-      return "cron";
+    public Mode mode() {
+      return Mode.CRON;
     }
   }
 
@@ -59,8 +59,8 @@ public sealed interface CadenceSpec {
     }
 
     @Override
-    public String mode() {
-      return "feed_frequency";
+    public Mode mode() {
+      return Mode.FEED_FREQUENCY;
     }
   }
 
@@ -84,8 +84,8 @@ public sealed interface CadenceSpec {
     }
 
     @Override
-    public String mode() {
-      return "signal_adaptive";
+    public Mode mode() {
+      return Mode.SIGNAL_ADAPTIVE;
     }
   }
 
@@ -123,8 +123,8 @@ public sealed interface CadenceSpec {
     }
 
     @Override
-    public String mode() {
-      return "adaptive";
+    public Mode mode() {
+      return Mode.ADAPTIVE;
     }
   }
 
