@@ -6,16 +6,7 @@ package io.freshet.scheduler.source;
  *
  * @param credentials what to do with the stored credentials
  */
-public record SourceEdit(
-    String name,
-    Connector connector,
-    String url,
-    String host,
-    String category,
-    int priority,
-    boolean enabled,
-    String configJson,
-    CredentialsChange credentials) {
+public record SourceEdit(SourceFields fields, CredentialsChange credentials) {
 
   /** Keep, replace or remove the stored credentials. */
   public sealed interface CredentialsChange {

@@ -77,16 +77,22 @@ public class SourceRepository {
     return new MapSqlParameterSource()
         .addValue("id", s.id())
         .addValue("tenant", s.tenantId())
-        .addValue("name", s.name())
-        .addValue("connector", s.connector().wireName())
-        .addValue("url", s.url())
-        .addValue("host", s.host())
-        .addValue("category", s.category(), Types.VARCHAR)
-        .addValue("priority", s.priority())
-        .addValue("enabled", s.enabled())
-        .addValue("config", s.configJson())
+        .addValues(fieldParams(s.fields()).getValues())
         .addValue("credentials", s.credentialsEncrypted(), Types.BINARY)
         .addValue("now", timestamp(now));
+  }
+
+  /** The user-set fields as the parameters both INSERT and UPDATE name. */
+  private static MapSqlParameterSource fieldParams(SourceFields f) {
+    return new MapSqlParameterSource()
+        .addValue("name", f.name())
+        .addValue("connector", f.connector().wireName())
+        .addValue("url", f.url())
+        .addValue("host", f.host())
+        .addValue("category", f.category(), Types.VARCHAR)
+        .addValue("priority", f.priority())
+        .addValue("enabled", f.enabled())
+        .addValue("config", f.configJson());
   }
 
   public Optional<SourceRow> find(UUID id) {
@@ -149,8 +155,8 @@ public class SourceRepository {
         edit.credentials() instanceof SourceEdit.CredentialsChange.Replace r ? r.encrypted() : null;
     // In SET, url and connector still read the old row: the cursor is dropped only when the
     // address changes (its ETag, Last-Modified and sync tokens belong to the old one).
-    return jdbc.sql(
-                """
+    return named.update(
+            """
                 UPDATE scheduler.sources SET
                     cursor_json = CASE WHEN url = :url AND connector = :connector
                                        THEN cursor_json ELSE '{}'::jsonb END,
@@ -161,20 +167,12 @@ public class SourceRepository {
                                                  ELSE :credentials END,
                     updated_at = :now
                 WHERE id = :id
-                """)
-            .param("id", id)
-            .param("name", edit.name())
-            .param("connector", edit.connector().wireName())
-            .param("url", edit.url())
-            .param("host", edit.host())
-            .param("category", edit.category(), Types.VARCHAR)
-            .param("priority", edit.priority())
-            .param("enabled", edit.enabled())
-            .param("config", edit.configJson())
-            .param("keep", keep)
-            .param("credentials", sealed, Types.BINARY)
-            .param("now", timestamp(now))
-            .update()
+                """,
+            fieldParams(edit.fields())
+                .addValue("id", id)
+                .addValue("keep", keep)
+                .addValue("credentials", sealed, Types.BINARY)
+                .addValue("now", timestamp(now)))
         == 1;
   }
 

@@ -9,6 +9,7 @@ import io.freshet.scheduler.schedule.Rescheduler;
 import io.freshet.scheduler.source.FetchRequest;
 import io.freshet.scheduler.source.NewSource;
 import io.freshet.scheduler.source.SourceEdit;
+import io.freshet.scheduler.source.SourceFields;
 import io.freshet.scheduler.source.SourceRepository;
 import io.freshet.scheduler.source.SourceRow;
 import io.freshet.scheduler.source.TenantRepository;
@@ -128,17 +129,7 @@ public class SourceCommands {
     } else {
       credentials = new SourceEdit.CredentialsChange.Replace(seal(named));
     }
-    var edit =
-        new SourceEdit(
-            in.name(),
-            in.connector(),
-            in.url(),
-            in.host(),
-            in.categoryName(),
-            in.priority(),
-            in.enabled(),
-            json.write(in.config()),
-            credentials);
+    var edit = new SourceEdit(fields(in), credentials);
     if (!sources.update(id, edit, clock.instant())) {
       throw notFound(id);
     }
@@ -186,8 +177,11 @@ public class SourceCommands {
   /** The row to insert for a valid input, its credentials sealed. */
   public NewSource newSource(UUID id, SourceInput in) {
     return new NewSource(
-        id,
-        in.tenantId(),
+        id, in.tenantId(), fields(in), in.hasCredentials() ? seal(in.credentials()) : null);
+  }
+
+  private SourceFields fields(SourceInput in) {
+    return new SourceFields(
         in.name(),
         in.connector(),
         in.url(),
@@ -195,8 +189,7 @@ public class SourceCommands {
         in.categoryName(),
         in.priority(),
         in.enabled(),
-        json.write(in.config()),
-        in.hasCredentials() ? seal(in.credentials()) : null);
+        json.write(in.config()));
   }
 
   /** Seals the credentials' JSON text; the fetch-worker opens and parses it. */
