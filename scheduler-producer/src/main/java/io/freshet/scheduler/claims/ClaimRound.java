@@ -20,6 +20,7 @@ import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -32,6 +33,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * set aside in the same transaction — its claim released, the error recorded, a backoff applied —
  * and the others go out.
  */
+@Component
 public class ClaimRound {
 
   private static final Logger log = LoggerFactory.getLogger(ClaimRound.class);

@@ -7,26 +7,52 @@ import java.util.UUID;
  * A row of {@code scheduler.sources} as the API shows it. The credentials themselves are never
  * read: only whether there are some.
  *
- * @param configJson {@code config_json} as JSON text
+ * @param fields what the user set (name, connector, url, category, priority, enabled, config)
  * @param cursorJson {@code cursor_json} as JSON text, unredacted
  */
 public record SourceRow(
     UUID id,
     String tenantId,
-    String name,
-    Connector connector,
-    String url,
-    String host,
-    String category,
-    int priority,
-    boolean enabled,
-    String configJson,
+    SourceFields fields,
     String cursorJson,
     boolean hasCredentials,
     Schedule schedule,
     Stats stats,
     Instant createdAt,
     Instant updatedAt) {
+
+  public String name() {
+    return fields.name();
+  }
+
+  public Connector connector() {
+    return fields.connector();
+  }
+
+  public String url() {
+    return fields.url();
+  }
+
+  public String host() {
+    return fields.host();
+  }
+
+  public String category() {
+    return fields.category();
+  }
+
+  public int priority() {
+    return fields.priority();
+  }
+
+  public boolean enabled() {
+    return fields.enabled();
+  }
+
+  /** {@code config_json} as JSON text. */
+  public String configJson() {
+    return fields.configJson();
+  }
 
   /** The schedule columns. */
   public record Schedule(
