@@ -12,6 +12,13 @@ public interface SimPolicy {
    */
   double onFetch(FetchObservation obs);
 
+  /**
+   * Told once, before the first {@link #onFetch}, the equal-cost factor the simulator multiplies
+   * every returned interval by. A policy that compares real elapsed time with its own intervals, or
+   * adds a real-time offset to them, needs it to stay faithful under scaling; others ignore it.
+   */
+  default void scaledBy(double scale) {}
+
   /** How often {@link #plan} runs (seconds), 0 for never: for budget-coupled policies. */
   default long planPeriodSeconds() {
     return 0;

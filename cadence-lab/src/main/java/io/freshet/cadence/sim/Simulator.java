@@ -35,6 +35,7 @@ public final class Simulator {
     long from = setup.from();
     long to = setup.to();
     SimPolicy policy = factory.create(setup);
+    policy.scaledBy(scale);
     FetchObservation obs = new FetchObservation(trace, setup.mode(), setup.feedSize());
     Accumulator acc = new Accumulator(measure, setup.mode() == ObserveMode.FEED, setup.feedSize());
 

@@ -41,14 +41,15 @@ class PeerPoliciesTest {
   }
 
   @Test
-  void nutchIntervalIsAtLeastTheTimeSinceTheLastChangeAndWithinBounds() {
+  void nutchIntervalIsAtLeastTheTimeSinceTheLastChangeAndCappedAtNinetyDays() {
     Trace tr = trace(T0 + H);
     NutchAdaptivePolicy nutch = new NutchAdaptivePolicy(1);
     nutch.onFetch(boot(tr, T0));
     nutch.onFetch(obs(tr, T0 + 2 * H, T0)); // modified at T0 + 2 h
-    // 200 days later, unchanged: interval 24 d × 1.4 < delta 200 d → 200 d, next = −60 d + 200 d
+    // 200 days later, unchanged: 24 d × 1.4 < delta 200 d → 200 d, capped at
+    // db.fetch.interval.max 90 d; next = −0.3 × 200 d + 90 d = 30 d
     assertThat(nutch.onFetch(obs(tr, T0 + 2 * H + 200 * D, T0 + 2 * H)))
-        .isCloseTo(200 * D - 60 * D, within(1.0));
+        .isCloseTo(90 * D - 60 * D, within(1.0));
     NutchAdaptivePolicy fast = new NutchAdaptivePolicy(1);
     long[] many = new long[200];
     for (int i = 0; i < many.length; i++) {
@@ -62,6 +63,33 @@ class PeerPoliciesTest {
       now += 60;
     }
     assertThat(last).isEqualTo(NutchAdaptivePolicy.MIN_INTERVAL);
+  }
+
+  @Test
+  void nutchSyncDeltaFiresAgainstTheScaledIntervalAndKeepsTheRealOffset() {
+    Trace tr = trace(T0 + H);
+    NutchAdaptivePolicy nutch = new NutchAdaptivePolicy(1);
+    nutch.scaledBy(0.2);
+    nutch.onFetch(boot(tr, T0));
+    // changed: 30 d × 0.8 = 24 d (units; 4.8 d real)
+    assertThat(nutch.onFetch(obs(tr, T0 + 2 * H, T0))).isCloseTo(24 * D, within(1.0));
+    // unchanged 10 real days later: 24 d × 1.4 = 33.6 d units = 6.72 d real < delta 10 d, so the
+    // interval becomes 10 d real = 50 d units; the offset is 0.3 × 10 d = 3 d real = 15 d units:
+    // returned 35 d units → 7 d real after the simulator's × 0.2 (the unscaled rule gave 30.6)
+    double units = nutch.onFetch(obs(tr, T0 + 2 * H + 10 * D, T0 + 2 * H));
+    assertThat(units).isCloseTo(35 * D, within(1.0));
+    assertThat(units * 0.2).isCloseTo(7 * D, within(1.0));
+  }
+
+  @Test
+  void nutchDropsAnOffsetThatWouldScheduleAtOrBeforeTheFetch() {
+    Trace tr = trace(T0 + H);
+    NutchAdaptivePolicy nutch = new NutchAdaptivePolicy(1);
+    nutch.onFetch(boot(tr, T0));
+    nutch.onFetch(obs(tr, T0 + 2 * H, T0)); // modified at T0 + 2 h
+    // 400 days unchanged: interval capped at 90 d, offset 0.3 × 400 d = 120 d ≥ 90 d → dropped
+    assertThat(nutch.onFetch(obs(tr, T0 + 2 * H + 400 * D, T0 + 2 * H)))
+        .isCloseTo(90 * D, within(1.0));
   }
 
   @Test
@@ -81,7 +109,7 @@ class PeerPoliciesTest {
   }
 
   @Test
-  void minifluxDividesAWeekByTheWeeklyEntryCount() {
+  void minifluxDividesAWeekByTheVirtualCountOfEntriesStoredBeforeThisFetch() {
     long[] times = new long[14];
     for (int i = 0; i < times.length; i++) {
       times[i] = T0 - i * 12 * H; // two a day for a week
@@ -89,17 +117,36 @@ class PeerPoliciesTest {
     java.util.Arrays.sort(times);
     Trace tr = trace(times);
     MinifluxEntryFrequencyPolicy mf = new MinifluxEntryFrequencyPolicy(1);
-    // 14 entries in the last week → 10080 / 14 = 720 min
-    assertThat(mf.onFetch(boot(tr, T0))).isEqualTo(720 * 60.0);
-    // three weeks later, nothing new in the last week → the 1440 min maximum
-    assertThat(mf.onFetch(obs(tr, T0 + 21 * D, T0))).isEqualTo(1440 * 60.0);
-    long[] busy = new long[20];
-    for (int i = 0; i < busy.length; i++) {
-      busy[i] = T0 - i * 60L;
-    }
-    java.util.Arrays.sort(busy);
-    assertThat(new MinifluxEntryFrequencyPolicy(1).onFetch(boot(trace(busy), T0)))
-        .isEqualTo(504 * 60.0);
+    // nothing stored before the first fetch → W = 0 → the 1440 min maximum
+    assertThat(mf.onFetch(boot(tr, T0))).isEqualTo(1440 * 60.0);
+    // an hour later: 14 stored entries spanning 156 h, mean gap 12 h → ⌈168 / 12⌉ = 14 → 720 min
+    assertThat(mf.onFetch(obs(tr, T0 + H, T0))).isEqualTo(720 * 60.0);
+    // three weeks later, nothing in the last week → the maximum
+    assertThat(mf.onFetch(obs(tr, T0 + 21 * D, T0 + H))).isEqualTo(1440 * 60.0);
+  }
+
+  @Test
+  void minifluxVirtualCountIsAWeekOverTheMeanGapNotTheRawCount() {
+    // three entries an hour apart: raw count 3 would give 3360 → 1440 min; the virtual count is
+    // ⌈168 h / 1 h⌉ = 168 → 10080 / 168 = 60 min
+    Trace tr = trace(T0 - 2 * H, T0 - H, T0);
+    MinifluxEntryFrequencyPolicy mf = new MinifluxEntryFrequencyPolicy(1);
+    mf.onFetch(boot(tr, T0));
+    assertThat(mf.onFetch(obs(tr, T0 + 60, T0))).isEqualTo(60 * 60.0);
+    // 0 h, 3 h, 10 h: mean gap 5 h → ⌈33.6⌉ = 34
+    assertThat(
+            MinifluxEntryFrequencyPolicy.virtualWeeklyCount(
+                new long[] {T0, T0 + 3 * H, T0 + 10 * H}, 3, T0 + 10 * H))
+        .isEqualTo(34);
+    // one entry, or two at the same instant → 0
+    assertThat(MinifluxEntryFrequencyPolicy.virtualWeeklyCount(new long[] {T0}, 1, T0)).isZero();
+    assertThat(MinifluxEntryFrequencyPolicy.virtualWeeklyCount(new long[] {T0, T0}, 2, T0))
+        .isZero();
+    // one stored entry in the week → still the maximum
+    Trace one = trace(T0);
+    MinifluxEntryFrequencyPolicy single = new MinifluxEntryFrequencyPolicy(1);
+    single.onFetch(boot(one, T0));
+    assertThat(single.onFetch(obs(one, T0 + H, T0))).isEqualTo(1440 * 60.0);
   }
 
   @Test
