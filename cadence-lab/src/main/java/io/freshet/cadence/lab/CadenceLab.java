@@ -2,6 +2,7 @@ package io.freshet.cadence.lab;
 
 import io.freshet.cadence.sim.Comparison;
 import io.freshet.cadence.sim.ObserveMode;
+import io.freshet.cadence.sim.PeerTuning;
 import io.freshet.cadence.sim.PolicyReport;
 import io.freshet.cadence.sim.SimSetup;
 import io.freshet.cadence.sim.Trace;
@@ -31,7 +32,7 @@ import java.util.Set;
  * <pre>
  * simulate --trace FILE --budget-per-hour N [--from T] [--to T] [--observe feed|page]
  *          [--policies all|name,name] [--out report.csv] [--at-defaults]
- *          [--importance on|off] [--feed-size 20] [--threads N]
+ *          [--importance on|off] [--feed-size 20] [--threads N] [--tune-peers]
  * generate --out FILE [--sources 2000] [--days 74] [--seed 42]
  *          [--start 2026-01-05T00:00:00Z] [--median-per-day 0.3] [--sigma 2.2]
  * </pre>
@@ -44,7 +45,7 @@ public final class CadenceLab {
   private static final String USAGE =
       "usage: cadence-lab simulate --trace FILE --budget-per-hour N [--from T --to T]"
           + " [--observe feed|page] [--policies all|a,b] [--out report.csv] [--at-defaults]"
-          + " [--importance on|off] [--feed-size 20] [--threads N]\n"
+          + " [--importance on|off] [--feed-size 20] [--threads N] [--tune-peers]\n"
           + "       cadence-lab generate --out FILE [--sources 2000] [--days 74] [--seed 42]"
           + " [--start 2026-01-05T00:00:00Z] [--median-per-day 0.3] [--sigma 2.2]";
 
@@ -99,7 +100,7 @@ public final class CadenceLab {
                 "--importance",
                 "--feed-size",
                 "--threads"),
-            Set.of("--at-defaults"));
+            Set.of("--at-defaults", "--tune-peers"));
     Path tracePath = Path.of(a.require("--trace"));
     double budget = a.positiveDouble("--budget-per-hour", null);
     ObserveMode mode =
@@ -157,7 +158,43 @@ public final class CadenceLab {
     List<PolicyReport> reports =
         Comparison.run(
             setup, policies, equalCost, threads, line -> err.println("[cadence-lab] " + line));
-    printTable(reports, out);
+    if (a.flag("--tune-peers")) {
+      reports = new ArrayList<>(reports);
+      double oracleDelay =
+          reports.stream()
+              .filter(r -> r.policy().equals("oracle"))
+              .findFirst()
+              .orElseGet(
+                  () -> {
+                    try {
+                      return Comparison.run(setup, List.of("oracle"), true, threads, line -> {})
+                          .get(0);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                      throw new IllegalStateException(e);
+                    }
+                  })
+              .metrics()
+              .meanDelayHours();
+      long tuneStart = System.nanoTime();
+      List<PeerTuning.Best> tuned =
+          PeerTuning.run(setup, threads, line -> err.println("[cadence-lab] tune " + line));
+      err.printf(
+          Locale.ROOT,
+          "[cadence-lab] peer tuning took %.1f s%n",
+          (System.nanoTime() - tuneStart) / 1e9);
+      for (PeerTuning.Best b : tuned) {
+        reports.add(
+            new PolicyReport(
+                b.peer() + "_tuned", b.metrics(), b.metrics().meanDelayHours() / oracleDelay));
+      }
+      printTable(reports, out);
+      for (PeerTuning.Best b : tuned) {
+        out.printf(Locale.ROOT, "%s_tuned: best of %d: %s%n", b.peer(), b.tried(), b.setting());
+      }
+    } else {
+      printTable(reports, out);
+    }
     String outPath = a.get("--out", null);
     if (outPath != null) {
       List<String> lines = new ArrayList<>();
@@ -270,7 +307,7 @@ public final class CadenceLab {
   private static void printTable(List<PolicyReport> reports, PrintStream out) {
     out.printf(
         Locale.ROOT,
-        "%-16s %10s %12s %11s %11s %9s %9s %10s %9s%n",
+        "%-18s %10s %12s %11s %11s %9s %9s %10s %9s%n",
         "policy",
         "fetches",
         "mean_delay_h",
@@ -284,7 +321,7 @@ public final class CadenceLab {
       var m = r.metrics();
       out.printf(
           Locale.ROOT,
-          "%-16s %10d %12.3f %11.3f %11.3f %9.4f %9.4f %10d %9.3f%n",
+          "%-18s %10d %12.3f %11.3f %11.3f %9.4f %9.4f %10d %9.3f%n",
           r.policy(),
           m.fetches(),
           m.meanDelayHours(),

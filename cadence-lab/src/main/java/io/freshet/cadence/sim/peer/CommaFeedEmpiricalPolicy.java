@@ -15,30 +15,50 @@ public final class CommaFeedEmpiricalPolicy implements SimPolicy {
 
   static final double INTERVAL = 5 * 60;
   static final double MAX_INTERVAL = 4 * 3600;
+  static final double DIVISOR = 2;
+
+  private final double max;
+  private final double divisor;
+
+  public CommaFeedEmpiricalPolicy() {
+    this(MAX_INTERVAL, DIVISOR);
+  }
+
+  /**
+   * With its main knobs set (for tuning): {@code max-interval} (seconds) and the divisor of the
+   * mean entry gap (2 in CommaFeed).
+   */
+  public CommaFeedEmpiricalPolicy(double maxIntervalSeconds, double divisor) {
+    if (!(maxIntervalSeconds >= INTERVAL) || !(divisor > 0)) {
+      throw new IllegalArgumentException("max ≥ 5 min, divisor > 0");
+    }
+    this.max = maxIntervalSeconds;
+    this.divisor = divisor;
+  }
 
   @Override
   public double onFetch(FetchObservation obs) {
     int n = obs.listedCount();
     double seconds;
     if (n == 0) {
-      seconds = MAX_INTERVAL;
+      seconds = max;
     } else {
       long newest = obs.listedTime(n - 1);
       long days = Math.floorDiv(obs.now() - newest, 86400L);
       if (days >= 30) {
-        seconds = MAX_INTERVAL;
+        seconds = max;
       } else if (days >= 14) {
-        seconds = MAX_INTERVAL / 2;
+        seconds = max / 2;
       } else if (days >= 7) {
-        seconds = MAX_INTERVAL / 4;
+        seconds = max / 4;
       } else if (n >= 2) {
         // mean of |tᵢ − tᵢ₊₁| over the entries sorted by date = span / (n − 1)
         double average = (double) (newest - obs.listedTime(0)) / (n - 1);
-        seconds = Math.max(INTERVAL, Math.min(MAX_INTERVAL / 4, average / 2));
+        seconds = Math.max(INTERVAL, Math.min(max / 4, average / divisor));
       } else {
-        seconds = MAX_INTERVAL;
+        seconds = max;
       }
     }
-    return Math.max(INTERVAL, Math.min(MAX_INTERVAL, seconds));
+    return Math.max(INTERVAL, Math.min(max, seconds));
   }
 }

@@ -21,8 +21,25 @@ public final class StormCrawlerAdaptivePolicy implements SimPolicy {
   static final float DEC_RATE = 0.5f;
 
   private final int[] minutes;
+  private final int minMinutes;
+  private final int maxMinutes;
+  private final float incRate;
+  private final float decRate;
 
   public StormCrawlerAdaptivePolicy(int sources) {
+    this(sources, MIN_MINUTES, MAX_MINUTES, INC_RATE, DEC_RATE);
+  }
+
+  /** With its main knobs — min / max interval (minutes), incr / decr rates — set (for tuning). */
+  public StormCrawlerAdaptivePolicy(
+      int sources, int minMinutes, int maxMinutes, float incRate, float decRate) {
+    if (minMinutes < 1 || maxMinutes < minMinutes || !(incRate >= 0) || !(decRate >= 0)) {
+      throw new IllegalArgumentException("1 ≤ min ≤ max, rates ≥ 0");
+    }
+    this.minMinutes = minMinutes;
+    this.maxMinutes = maxMinutes;
+    this.incRate = incRate;
+    this.decRate = decRate;
     minutes = new int[sources];
     java.util.Arrays.fill(minutes, DEFAULT_MINUTES);
   }
@@ -33,11 +50,11 @@ public final class StormCrawlerAdaptivePolicy implements SimPolicy {
     int interval = minutes[s];
     if (!obs.bootstrap()) {
       if (obs.changed()) {
-        interval = (int) ((1.0f - DEC_RATE) * interval + DEC_RATE * MIN_MINUTES);
+        interval = (int) ((1.0f - decRate) * interval + decRate * minMinutes);
       } else {
-        interval = (int) (interval * (1.0f + INC_RATE));
-        if (interval > MAX_MINUTES) {
-          interval = MAX_MINUTES;
+        interval = (int) (interval * (1.0f + incRate));
+        if (interval > maxMinutes) {
+          interval = maxMinutes;
         }
       }
     }
