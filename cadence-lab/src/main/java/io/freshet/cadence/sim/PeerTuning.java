@@ -34,8 +34,8 @@ public final class PeerTuning {
   public static Map<String, List<Variant>> grid() {
     Map<String, List<Variant>> g = new LinkedHashMap<>();
     List<Variant> nutch = new ArrayList<>();
-    for (double inc : new double[] {0.1, 0.4, 0.8}) {
-      for (double dec : new double[] {0.2, 0.4, 0.6, 0.8}) {
+    for (double inc : new double[] {0.1, 0.2, 0.4, 0.8}) {
+      for (double dec : new double[] {0.2, 0.4, 0.6, 0.8, 0.9}) {
         nutch.add(
             new Variant(
                 String.format(Locale.ROOT, "inc=%.1f dec=%.1f", inc, dec),
@@ -45,8 +45,8 @@ public final class PeerTuning {
     g.put("nutch", nutch);
     List<Variant> storm = new ArrayList<>();
     for (int min : new int[] {5, 15, 60}) {
-      for (int max : new int[] {4320, 20160}) {
-        for (float rate : new float[] {0.25f, 0.5f, 0.75f}) {
+      for (int max : new int[] {1440, 4320, 20160}) {
+        for (float rate : new float[] {0.25f, 0.5f, 0.75f, 0.9f}) {
           storm.add(
               new Variant(
                   String.format(Locale.ROOT, "min=%dm max=%dm incr=decr=%.2f", min, max, rate),
@@ -56,8 +56,8 @@ public final class PeerTuning {
     }
     g.put("stormcrawler", storm);
     List<Variant> miniflux = new ArrayList<>();
-    for (double factor : new double[] {0.5, 1, 2, 4}) {
-      for (double max : new double[] {240, 1440, 10080}) {
+    for (double factor : new double[] {0.5, 1, 2, 4, 8}) {
+      for (double max : new double[] {60, 240, 1440, 10080}) {
         miniflux.add(
             new Variant(
                 String.format(Locale.ROOT, "factor=%.1f max=%.0fm", factor, max),
@@ -66,11 +66,11 @@ public final class PeerTuning {
     }
     g.put("miniflux", miniflux);
     List<Variant> comma = new ArrayList<>();
-    for (double maxHours : new double[] {1, 4, 24, 96}) {
-      for (double divisor : new double[] {1, 2, 4, 8}) {
+    for (double maxHours : new double[] {1, 4, 24, 96, 336, 1344}) {
+      for (double divisor : new double[] {0.5, 1, 2, 4, 8, 16}) {
         comma.add(
             new Variant(
-                String.format(Locale.ROOT, "max=%.0fh divisor=%.0f", maxHours, divisor),
+                String.format(Locale.ROOT, "max=%.0fh divisor=%.1f", maxHours, divisor),
                 s -> new CommaFeedEmpiricalPolicy(maxHours * 3600, divisor)));
       }
     }
