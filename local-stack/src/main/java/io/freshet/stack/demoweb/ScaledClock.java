@@ -3,6 +3,7 @@ package io.freshet.stack.demoweb;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
@@ -28,7 +29,8 @@ public final class ScaledClock {
    */
   public ScaledClock(Clock wall, Instant origin, Instant traceStart, double scale) {
     this.wall = Objects.requireNonNull(wall, "wall");
-    this.origin = Objects.requireNonNull(origin, "origin");
+    // Whole seconds: documents carry wall dates, and some parsers misread nanosecond fractions.
+    this.origin = Objects.requireNonNull(origin, "origin").truncatedTo(ChronoUnit.SECONDS);
     this.traceStartSeconds = traceStart.getEpochSecond();
     if (!(scale > 0) || Double.isInfinite(scale)) {
       throw new IllegalArgumentException("scale must be a positive number, got " + scale);
@@ -52,10 +54,10 @@ public final class ScaledClock {
     return traceStartSeconds + (long) Math.floor(wallSeconds * scale);
   }
 
-  /** The wall instant at which the trace reaches {@code traceSeconds} (millisecond precision). */
+  /** The wall instant at which the trace reaches {@code traceSeconds}, in whole seconds. */
   public Instant toWall(long traceSeconds) {
-    double wallMillis = (traceSeconds - traceStartSeconds) * 1000.0 / scale;
-    return origin.plusMillis((long) Math.floor(wallMillis));
+    double wallSeconds = (traceSeconds - traceStartSeconds) / scale;
+    return origin.plusSeconds((long) Math.floor(wallSeconds));
   }
 
   /** The trace instant replayed at the origin, in epoch seconds. */
