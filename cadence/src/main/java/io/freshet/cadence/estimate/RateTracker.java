@@ -90,6 +90,60 @@ public final class RateTracker {
     return itemExposureHours > 0 || size > 0;
   }
 
+  /**
+   * The tracker's whole evidence, so that a process that keeps one tracker per source in a state
+   * store (the stats-aggregator) can persist it and {@link #restore} it exactly.
+   *
+   * @param itemCount decayed count of items observed
+   * @param itemExposureHours decayed hours the item count covers
+   * @param itemUpdatedAt epoch second of the last item observation, {@code Long.MIN_VALUE} if none
+   * @param intervals page observations' intervals in hours, oldest first
+   * @param changed whether each page observation saw a change
+   * @param observedAt epoch second of each page observation
+   * @param lastPageEstimate the last page estimate (the solver's starting point), or -1
+   */
+  public record Snapshot(
+      double itemCount,
+      double itemExposureHours,
+      long itemUpdatedAt,
+      double[] intervals,
+      boolean[] changed,
+      long[] observedAt,
+      double lastPageEstimate) {}
+
+  /** This tracker's evidence; page observations oldest first, at most the tracker's capacity. */
+  public Snapshot snapshot() {
+    double[] iv = new double[size];
+    boolean[] ch = new boolean[size];
+    long[] at = new long[size];
+    int start = (next - size + CAPACITY) % CAPACITY;
+    for (int j = 0; j < size; j++) {
+      int k = (start + j) % CAPACITY;
+      iv[j] = intervals[k];
+      ch[j] = changed[k];
+      at[j] = observedAt[k];
+    }
+    return new Snapshot(itemCount, itemExposureHours, itemUpdatedAt, iv, ch, at, lastPageEstimate);
+  }
+
+  /** A tracker with {@code snapshot}'s evidence (beyond capacity, the newest observations). */
+  public static RateTracker restore(double windowHours, double priorRate, Snapshot snapshot) {
+    RateTracker t = new RateTracker(windowHours, priorRate);
+    t.itemCount = snapshot.itemCount();
+    t.itemExposureHours = snapshot.itemExposureHours();
+    t.itemUpdatedAt = snapshot.itemUpdatedAt();
+    int n = snapshot.intervals().length;
+    for (int j = Math.max(0, n - CAPACITY); j < n; j++) {
+      t.intervals[t.next] = snapshot.intervals()[j];
+      t.changed[t.next] = snapshot.changed()[j];
+      t.observedAt[t.next] = snapshot.observedAt()[j];
+      t.next = (t.next + 1) % CAPACITY;
+      t.size = Math.min(CAPACITY, t.size + 1);
+    }
+    t.lastPageEstimate = snapshot.lastPageEstimate();
+    return t;
+  }
+
   private void decayItemsTo(long at) {
     if (itemUpdatedAt != Long.MIN_VALUE) {
       double d = decayFactor(at, itemUpdatedAt);

@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -67,6 +68,40 @@ public class TenantRepository {
             .param("max", maxSources, Types.INTEGER)
             .update()
         == 1;
+  }
+
+  /** A tenant with how many sources it has. */
+  public record Counted(TenantRow tenant, long sourceCount) {}
+
+  /** Every tenant with its source count, by id. */
+  public List<Counted> listWithSourceCounts() {
+    return jdbc.sql(
+            """
+            SELECT t.id, t.tier, t.max_sources, t.created_at,
+                   (SELECT count(*) FROM scheduler.sources s WHERE s.tenant_id = t.id) AS sources
+            FROM scheduler.tenants t ORDER BY t.id
+            """)
+        .query((rs, n) -> new Counted(row(rs, n), rs.getLong("sources")))
+        .list();
+  }
+
+  /**
+   * Reads the tenant and locks its row against every other lock until the transaction ends, so that
+   * no source can be added to it meanwhile (creation and import lock the row too, and a source's
+   * foreign-key check takes a share lock on it).
+   */
+  public Optional<TenantRow> lockForDelete(String id) {
+    return jdbc.sql(
+            "SELECT id, tier, max_sources, created_at FROM scheduler.tenants WHERE id = :id"
+                + " FOR UPDATE")
+        .param("id", id)
+        .query(TenantRepository::row)
+        .optional();
+  }
+
+  /** Deletes the tenant; its sources must be gone (the foreign key refuses otherwise). */
+  public boolean delete(String id) {
+    return jdbc.sql("DELETE FROM scheduler.tenants WHERE id = :id").param("id", id).update() == 1;
   }
 
   private static TenantRow row(ResultSet rs, int rowNum) throws SQLException {

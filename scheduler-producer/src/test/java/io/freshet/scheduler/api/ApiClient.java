@@ -10,55 +10,57 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** A small HTTP client of the running service for the API's integration tests. */
-final class ApiClient {
+public final class ApiClient {
 
-  static final String TOKEN = "it-token";
-  static final String JSON = "application/json";
+  public static final String TOKEN = "it-token";
+  public static final String READ_TOKEN = "it-read-token";
+  public static final String JSON = "application/json";
 
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
 
-  ApiClient(int port) {
+  public ApiClient(int port) {
     this.base = "http://localhost:" + port;
   }
 
   /** A response with its body parsed as JSON (null when empty). */
-  record Response(int status, HttpHeaders headers, String text) {
-    JsonNode json() {
-      return text.isEmpty() ? null : Json.read(text);
+  public record Response(int status, HttpHeaders headers, String text) {
+    public JsonNode json() {
+      return text.isEmpty() ? null : JsonMapper.shared().readTree(text);
     }
 
-    List<String> messages() {
+    public List<String> messages() {
       return json().get("messages").valueStream().map(JsonNode::stringValue).toList();
     }
 
-    UUID id() {
+    public UUID id() {
       return UUID.fromString(json().get("id").stringValue());
     }
   }
 
-  Response get(String path) {
-    return send("GET", path, null, null, null);
+  public Response get(String path) {
+    return send("GET", path, null, null, READ_TOKEN);
   }
 
-  Response post(String path, String json) {
+  public Response post(String path, String json) {
     return send("POST", path, JSON, json, TOKEN);
   }
 
-  Response put(String path, String json) {
+  public Response put(String path, String json) {
     return send("PUT", path, JSON, json, TOKEN);
   }
 
-  Response delete(String path) {
+  public Response delete(String path) {
     return send("DELETE", path, null, null, TOKEN);
   }
 
   /**
    * @param token the bearer token, or null to send no Authorization header
    */
-  Response send(String method, String path, String contentType, String body, String token) {
+  public Response send(String method, String path, String contentType, String body, String token) {
     var request = HttpRequest.newBuilder(URI.create(base + path));
     if (contentType != null) {
       request.header("Content-Type", contentType);
@@ -84,11 +86,11 @@ final class ApiClient {
   }
 
   /** Creates a tenant with a unique id and returns the id. */
-  String newTenant(String tier) {
+  public String newTenant(String tier) {
     return newTenant(tier, null);
   }
 
-  String newTenant(String tier, Integer maxSources) {
+  public String newTenant(String tier, Integer maxSources) {
     String id = "t-" + UUID.randomUUID().toString().substring(0, 13);
     Response r =
         post(
@@ -107,7 +109,7 @@ final class ApiClient {
   }
 
   /** Creates a feed source of the tenant and returns its id. */
-  UUID newFeed(String tenant, String name, String url) {
+  public UUID newFeed(String tenant, String name, String url) {
     Response r =
         post(
             "/sources",

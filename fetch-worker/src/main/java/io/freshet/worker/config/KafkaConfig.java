@@ -1,0 +1,127 @@
+package io.freshet.worker.config;
+
+import io.freshet.schemas.serde.RegistrySettings;
+import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.schemas.topic.Topic;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultAfterRollbackProcessor;
+import org.springframework.kafka.transaction.KafkaTransactionManager;
+import org.springframework.util.backoff.FixedBackOff;
+
+/**
+ * Kafka wiring (ADR 0004): a transactional producer shared by the outputs and the dead letters, and
+ * a batch listener factory on raw bytes whose container runs each batch in a Kafka transaction and
+ * sends its offsets to that transaction. Client settings come from {@code spring.kafka.*}; only
+ * what the design requires (no auto-commit, read_committed, the transactional id) is set here.
+ */
+@Configuration(proxyBeanMethods = false)
+class KafkaConfig {
+
+  @Bean
+  FreshetTopics freshetTopics(WorkerProperties props) {
+    var kafka = props.kafka();
+    return FreshetTopics.create(
+        RegistrySettings.of(kafka.registryUrl(), kafka.autoRegister()), kafka.partitions());
+  }
+
+  @Bean
+  KafkaAdmin.NewTopics freshetNewTopics(FreshetTopics topics, WorkerProperties props) {
+    var kafka = props.kafka();
+    if (!kafka.createTopics()) {
+      return new KafkaAdmin.NewTopics();
+    }
+    short rf = kafka.replicationFactor();
+    return new KafkaAdmin.NewTopics(
+        Stream.of(
+                topics.fetchRequested().newTopic(rf),
+                topics.fetchRequested().newDlqTopic(rf),
+                topics.contentFetched().newTopic(rf),
+                topics.fetchCompleted().newTopic(rf))
+            .toArray(NewTopic[]::new));
+  }
+
+  /**
+   * The transactional producer. Its transactional-id prefix must differ between live instances
+   * (else they fence each other): the configured one, or a random one per start.
+   */
+  @Bean
+  DefaultKafkaProducerFactory<String, byte[]> outputProducerFactory(
+      KafkaProperties kafka, WorkerProperties props) {
+    var factory =
+        new DefaultKafkaProducerFactory<>(
+            kafka.buildProducerProperties(), new StringSerializer(), new ByteArraySerializer());
+    String prefix = props.worker().transactionIdPrefix();
+    factory.setTransactionIdPrefix(
+        prefix.isBlank()
+            ? "freshet-fetch-worker-" + UUID.randomUUID().toString().substring(0, 8) + "-"
+            : prefix);
+    return factory;
+  }
+
+  @Bean
+  KafkaTemplate<String, byte[]> outputTemplate(
+      DefaultKafkaProducerFactory<String, byte[]> outputProducerFactory) {
+    return new KafkaTemplate<>(outputProducerFactory);
+  }
+
+  @Bean
+  KafkaTransactionManager<String, byte[]> kafkaTransactionManager(
+      DefaultKafkaProducerFactory<String, byte[]> outputProducerFactory) {
+    return new KafkaTransactionManager<>(outputProducerFactory);
+  }
+
+  /** Dead letters: the record's original key and bytes plus the {@code kafka_dlt-*} headers. */
+  @Bean
+  DeadLetterPublishingRecoverer deadLetterRecoverer(KafkaTemplate<String, byte[]> outputTemplate) {
+    return new DeadLetterPublishingRecoverer(
+        outputTemplate,
+        (record, e) -> new TopicPartition(record.topic() + Topic.DLQ_SUFFIX, record.partition()));
+  }
+
+  /**
+   * Batch listeners on raw bytes, one consumer thread per {@code freshet.worker.consumers}, each
+   * batch in a transaction. A failed batch (broker or registry down) is aborted and retried at the
+   * configured interval until it succeeds; nothing of it is visible meanwhile.
+   */
+  @Bean
+  ConcurrentKafkaListenerContainerFactory<String, byte[]> fetchRequestListenerFactory(
+      KafkaProperties kafka,
+      WorkerProperties props,
+      KafkaTransactionManager<String, byte[]> kafkaTransactionManager) {
+    Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
+    factory.setConsumerFactory(
+        new DefaultKafkaConsumerFactory<>(
+            config, new StringDeserializer(), new ByteArrayDeserializer()));
+    factory.setBatchListener(true);
+    factory.setConcurrency(props.worker().consumers());
+    factory.getContainerProperties().setKafkaAwareTransactionManager(kafkaTransactionManager);
+    factory.setAfterRollbackProcessor(
+        new DefaultAfterRollbackProcessor<>(
+            new FixedBackOff(
+                props.worker().infrastructureRetryInterval().toMillis(),
+                FixedBackOff.UNLIMITED_ATTEMPTS)));
+    return factory;
+  }
+}

@@ -1,0 +1,192 @@
+package io.freshet.worker.config;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Every setting of the fetch-worker ({@code freshet.*}); defaults live here and only here (the
+ * fetch-once CLI binds the same record). Each key is listed in {@code application.yml} and can be
+ * set from the environment, e.g. {@code FRESHET_POLITENESS_MIN_DELAY=2s}.
+ *
+ * @param worker the Kafka side of the service
+ * @param http how sources are called
+ * @param politeness per-host manners
+ * @param items item limits, windows and body cap
+ * @param signals keyword rules of the default classifier
+ * @param kafka topics and schema registry
+ */
+@Validated
+@ConfigurationProperties("freshet")
+public record WorkerProperties(
+    @Valid @DefaultValue Worker worker,
+    @Valid @DefaultValue Http http,
+    @Valid @DefaultValue Politeness politeness,
+    @Valid @DefaultValue Items items,
+    @Valid @DefaultValue Signals signals,
+    @Valid @DefaultValue Kafka kafka) {
+
+  /**
+   * @param consumers consumer threads of this instance, each with its own partitions and Kafka
+   *     transaction; a slow host holds up only its own partition's batch. Beyond the partition
+   *     count they idle.
+   * @param credentialsKey base64 32-byte key that opens {@code credentials_encrypted}; empty = none
+   *     (sources with credentials then fail with error_kind credentials)
+   * @param infrastructureRetryInterval pause before a batch is retried after the broker or registry
+   *     failed (its transaction was aborted); retried until it succeeds
+   * @param transactionIdPrefix prefix of the Kafka transactional ids; must differ between live
+   *     instances. Empty = a random one per start; a stable one per instance (e.g. the pod name)
+   *     lets a restarted instance abort its predecessor's open transaction at once instead of after
+   *     the transaction timeout
+   */
+  public record Worker(
+      @Min(1) @DefaultValue("4") int consumers,
+      @DefaultValue("") String credentialsKey,
+      @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval,
+      @DefaultValue("") String transactionIdPrefix) {
+
+    @Override
+    public String toString() {
+      return "Worker[consumers="
+          + consumers
+          + ", credentialsKey="
+          + (credentialsKey.isEmpty() ? "(none)" : "(set)")
+          + ", infrastructureRetryInterval="
+          + infrastructureRetryInterval
+          + ", transactionIdPrefix="
+          + transactionIdPrefix
+          + "]";
+    }
+  }
+
+  /**
+   * @param connectTimeout time to open a connection (ADR-073: 10 s)
+   * @param totalTimeout time from sending a request to the last byte of its body (ADR-073: 30 s)
+   * @param maxRetries retries after 429/5xx (ADR-073: 3)
+   * @param retryBase first retry delay, doubled for each next one (1 s, 2 s, 4 s)
+   * @param maxRetryWait longest Retry-After waited for within a fetch; longer ends the fetch and is
+   *     reported as retry_after
+   * @param maxBodyBytes cap on bytes read from the wire
+   * @param maxDecompressedBytes cap on a gzip/deflate body once decompressed
+   * @param maxRedirects redirects followed per request
+   * @param userAgent User-Agent header
+   * @param allowLoopback fetch loopback addresses (tests, the local demo)
+   * @param allowPrivate fetch private addresses (10/8, 172.16/12, 192.168/16, fc00::/7, 100.64/10)
+   */
+  public record Http(
+      @NotNull @DefaultValue("10s") Duration connectTimeout,
+      @NotNull @DefaultValue("30s") Duration totalTimeout,
+      @Min(0) @DefaultValue("3") int maxRetries,
+      @NotNull @DefaultValue("1s") Duration retryBase,
+      @NotNull @DefaultValue("30s") Duration maxRetryWait,
+      @Min(1) @DefaultValue("10485760") long maxBodyBytes,
+      @Min(1) @DefaultValue("20971520") long maxDecompressedBytes,
+      @Min(0) @DefaultValue("5") int maxRedirects,
+      @NotBlank @DefaultValue("Freshet/0.1 (+https://github.com/freshet/freshet)") String userAgent,
+      @DefaultValue("false") boolean allowLoopback,
+      @DefaultValue("false") boolean allowPrivate) {}
+
+  /**
+   * @param minDelay least time between the starts of two requests to one host
+   * @param maxConcurrent requests to one host at a time
+   * @param coolDownBase host-wide pause after a 429/503 without Retry-After, doubled per one in a
+   *     row
+   * @param coolDownMax cap on any host-wide pause
+   * @param hostMinDelays per-host minimum delays replacing {@code minDelay} (e.g. a host that asks
+   *     for one request every 5 s)
+   */
+  public record Politeness(
+      @NotNull @DefaultValue("1s") Duration minDelay,
+      @Min(1) @DefaultValue("2") int maxConcurrent,
+      @NotNull @DefaultValue("30s") Duration coolDownBase,
+      @NotNull @DefaultValue("15m") Duration coolDownMax,
+      @DefaultValue Map<String, Duration> hostMinDelays) {}
+
+  /**
+   * Defaults of the per-source options (a source's config overrides them).
+   *
+   * @param itemLimit {@code item_limit}: items kept per fetch (0 = no limit)
+   * @param windowDays {@code window_days}: older items dropped (0 = no window)
+   * @param windowAheadDays {@code window_ahead_days}: later events dropped, recurrences expanded up
+   *     to here (0 = no window)
+   * @param emitAll {@code emit}: false = only new or changed items, true = every item read
+   * @param bodyCapChars body characters kept per item; longer ones are cut and flagged truncated
+   */
+  public record Items(
+      @Min(0) @DefaultValue("50") int itemLimit,
+      @Min(0) @DefaultValue("30") int windowDays,
+      @Min(0) @DefaultValue("60") int windowAheadDays,
+      @DefaultValue("false") boolean emitAll,
+      @Min(1) @DefaultValue("262144") int bodyCapChars) {}
+
+  /**
+   * Keyword rules, applied after structure (calendar events, schema.org events, feed event dates).
+   *
+   * @param eventWords an item mentioning one is an event
+   * @param askWords ... an ask
+   * @param giveWords ... a give
+   */
+  public record Signals(
+      @NotNull
+          @DefaultValue({
+            "meetup",
+            "webinar",
+            "workshop",
+            "conference",
+            "concert",
+            "festival",
+            "hackathon",
+            "rsvp",
+            "join us",
+            "save the date",
+            "livestream"
+          })
+          List<String> eventWords,
+      @NotNull
+          @DefaultValue({
+            "looking for",
+            "wanted",
+            "help needed",
+            "request for",
+            "call for",
+            "seeking",
+            "can anyone",
+            "does anyone",
+            "hiring"
+          })
+          List<String> askWords,
+      @NotNull
+          @DefaultValue({
+            "giveaway",
+            "giving away",
+            "free to a good home",
+            "for sale",
+            "discount",
+            "offer",
+            "available now",
+            "released",
+            "release"
+          })
+          List<String> giveWords) {}
+
+  /**
+   * @param registryUrl Apicurio's native API of the schema registry
+   * @param autoRegister whether schemas may be registered by this service (tests, local run)
+   * @param partitions partitions of topics this service creates
+   * @param replicationFactor replication factor of topics this service creates
+   * @param createTopics whether missing topics and their DLQs are created at start-up
+   */
+  public record Kafka(
+      @NotBlank @DefaultValue("http://localhost:8081/apis/registry/v2") String registryUrl,
+      @DefaultValue("false") boolean autoRegister,
+      @Min(1) @DefaultValue("12") int partitions,
+      @Min(1) @DefaultValue("1") short replicationFactor,
+      @DefaultValue("true") boolean createTopics) {}
+}

@@ -1,0 +1,97 @@
+package io.freshet.worker.connector;
+
+import io.freshet.worker.http.ErrorKind;
+import io.freshet.worker.http.FetchFailure;
+import io.freshet.worker.http.HttpFetcher;
+import io.freshet.worker.http.HttpResult;
+import io.freshet.worker.http.SafeUrls;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A connector that reads one document per fetch (a feed, a page, a calendar): one conditional GET,
+ * 304 → not_modified, any other non-2xx → failed, else the document parsed into items, and the
+ * response's ETag / Last-Modified kept in the cursor.
+ */
+public abstract class DocumentConnector implements SourceConnector {
+
+  /** Cursor keys of the conditional GET. */
+  public static final String ETAG = "etag";
+
+  public static final String LAST_MODIFIED = "last_modified";
+
+  @Override
+  public final ReadResult read(SourceRequest request, HttpFetcher http)
+      throws InterruptedException {
+    HttpResult response;
+    try {
+      response =
+          http.get(
+              QueryParameters.append(request.url(), request.query()),
+              request.headers(),
+              new HttpFetcher.Conditional(
+                  request.cursor().get(ETAG), request.cursor().get(LAST_MODIFIED)));
+    } catch (FetchFailure f) {
+      return ReadResult.failed(f);
+    }
+    if (response.notModified()) {
+      return ReadResult.notModified(response);
+    }
+    if (!response.successful()) {
+      return ReadResult.failedStatus(response, SafeUrls.describe(request.url()));
+    }
+    try {
+      List<RawItem> items = parse(response, request);
+      return ReadResult.ok(response, items, validators(response));
+    } catch (FetchFailure f) {
+      return ReadResult.failed(
+          new FetchFailure(f.kind(), f.getMessage(), response.status(), response.attempts(), null));
+    } catch (RuntimeException e) {
+      // A parser's unexpected exception is the document's fault, not the worker's.
+      return ReadResult.failed(
+          new FetchFailure(
+              ErrorKind.PARSE,
+              "cannot read "
+                  + SafeUrls.describe(request.url())
+                  + ": "
+                  + e.getClass().getSimpleName()
+                  + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+              response.status(),
+              response.attempts(),
+              null));
+    }
+  }
+
+  /**
+   * The document's items in source order.
+   *
+   * @throws FetchFailure {@code parse} when the document is not what this connector reads
+   */
+  protected abstract List<RawItem> parse(HttpResult response, SourceRequest request)
+      throws FetchFailure;
+
+  /** Resolves a possibly relative link against the document's final URL; null stays null. */
+  protected static String resolve(URI base, String link) {
+    if (link == null || link.isBlank()) {
+      return null;
+    }
+    try {
+      return base.resolve(link.trim()).toString();
+    } catch (IllegalArgumentException e) {
+      return link.trim();
+    }
+  }
+
+  private static Map<String, String> validators(HttpResult response) {
+    Map<String, String> cursor = new HashMap<>();
+    if (response.etag() != null) {
+      cursor.put(ETAG, response.etag());
+    }
+    if (response.lastModified() != null) {
+      cursor.put(LAST_MODIFIED, response.lastModified());
+    }
+    return cursor;
+  }
+}

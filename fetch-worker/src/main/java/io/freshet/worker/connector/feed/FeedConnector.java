@@ -1,0 +1,55 @@
+package io.freshet.worker.connector.feed;
+
+import io.freshet.schemas.avro.Connector;
+import io.freshet.worker.connector.DocumentConnector;
+import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.connector.SourceRequest;
+import io.freshet.worker.http.FetchFailure;
+import io.freshet.worker.http.HttpResult;
+import java.util.List;
+
+/**
+ * {@code feed}: RSS 0.9x/1.0/2.0, Atom and RDF (Rome), and JSON Feed (Jackson). A body that starts
+ * with '{' or says {@code application/feed+json} / {@code application/json} is read as JSON Feed,
+ * anything else as XML.
+ */
+public final class FeedConnector extends DocumentConnector {
+
+  private final XmlFeedParser xml = new XmlFeedParser();
+  private final JsonFeedParser json = new JsonFeedParser();
+
+  @Override
+  public Connector type() {
+    return Connector.feed;
+  }
+
+  @Override
+  protected List<RawItem> parse(HttpResult response, SourceRequest request) throws FetchFailure {
+    return parse(response.body(), response.contentType(), response.finalUri());
+  }
+
+  /** Parses a feed document; public for the benchmark's GET + parse loop and the corpus tests. */
+  public List<RawItem> parse(byte[] body, String contentType, java.net.URI base)
+      throws FetchFailure {
+    String type = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
+    if (type.contains("json") || startsWithBrace(body)) {
+      return json.parse(body, base);
+    }
+    return xml.parse(body, contentType, base);
+  }
+
+  private static boolean startsWithBrace(byte[] body) {
+    for (byte b : body) {
+      if (b == '{') {
+        return true;
+      }
+      if (!Character.isWhitespace(b)
+          && (b & 0xff) != 0xef
+          && (b & 0xff) != 0xbb
+          && (b & 0xff) != 0xbf) {
+        return false;
+      }
+    }
+    return false;
+  }
+}

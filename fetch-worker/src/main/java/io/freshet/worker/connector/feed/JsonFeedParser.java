@@ -1,0 +1,114 @@
+package io.freshet.worker.connector.feed;
+
+import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.http.ErrorKind;
+import io.freshet.worker.http.FetchFailure;
+import io.freshet.worker.items.Text;
+import java.net.URI;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** JSON Feed 1.0/1.1 (jsonfeed.org): {@code items[]} with id, url, title, content, dates. */
+final class JsonFeedParser {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  List<RawItem> parse(byte[] body, URI base) throws FetchFailure {
+    JsonNode root;
+    try {
+      root = JSON.readTree(body);
+    } catch (JacksonException e) {
+      throw new FetchFailure(ErrorKind.PARSE, "not valid JSON: " + e.getOriginalMessage());
+    }
+    JsonNode items = root == null ? null : root.get("items");
+    if (items == null || !items.isArray()) {
+      throw new FetchFailure(ErrorKind.PARSE, "not a JSON Feed: no items array");
+    }
+    List<RawItem> out = new ArrayList<>(items.size());
+    for (JsonNode item : items) {
+      if (!item.isObject()) {
+        continue;
+      }
+      String html = text(item, "content_html");
+      String plain = text(item, "content_text");
+      String summary = text(item, "summary");
+      String bodyText = html != null ? html : plain != null ? plain : summary;
+      String type = html != null ? "text/html" : "text/plain";
+      Instant published = date(text(item, "date_published"));
+      if (published == null) {
+        published = date(text(item, "date_modified"));
+      }
+      Map<String, String> metadata = new HashMap<>();
+      JsonNode authors = item.get("authors");
+      if (authors != null && authors.isArray() && !authors.isEmpty()) {
+        String name = text(authors.get(0), "name");
+        if (name != null) {
+          metadata.put("author", name);
+        }
+      }
+      JsonNode tags = item.get("tags");
+      if (tags != null && tags.isArray() && !tags.isEmpty()) {
+        List<String> names = new ArrayList<>();
+        tags.forEach(t -> names.add(t.asString()));
+        metadata.put("categories", String.join(", ", names));
+      }
+      String url = text(item, "url");
+      out.add(
+          new RawItem(
+              idOf(item),
+              url == null ? null : resolve(base, url),
+              Text.plain(text(item, "title")),
+              bodyText,
+              type,
+              published,
+              null,
+              false,
+              metadata));
+    }
+    return out;
+  }
+
+  private static String idOf(JsonNode item) {
+    JsonNode id = item.get("id");
+    if (id == null || id.isNull()) {
+      return null;
+    }
+    String s = id.isString() ? id.asString() : id.toString();
+    return s.isBlank() ? null : s.trim();
+  }
+
+  private static String text(JsonNode node, String field) {
+    if (node == null) {
+      return null;
+    }
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() || !v.isValueNode() ? null : v.asString();
+  }
+
+  private static Instant date(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return OffsetDateTime.parse(value.trim()).toInstant();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  private static String resolve(URI base, String link) {
+    try {
+      return base == null ? link : base.resolve(link.trim()).toString();
+    } catch (IllegalArgumentException e) {
+      return link;
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package io.freshet.worker.connector.feed;
+
+import com.rometools.rome.feed.synd.SyndCategory;
+import com.rometools.rome.feed.synd.SyndContent;
+import com.rometools.rome.feed.synd.SyndEnclosure;
+import com.rometools.rome.feed.synd.SyndEntry;
+import com.rometools.rome.feed.synd.SyndFeed;
+import com.rometools.rome.io.FeedException;
+import com.rometools.rome.io.SyndFeedInput;
+import com.rometools.rome.io.XmlReader;
+import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.http.ErrorKind;
+import io.freshet.worker.http.FetchFailure;
+import io.freshet.worker.items.Text;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.jdom2.Element;
+
+/**
+ * RSS/Atom/RDF through Rome. The charset comes from the BOM, the XML prolog and the HTTP header,
+ * leniently (a wrong declared charset falls back rather than fails). HTML in titles is reduced to
+ * text; links are resolved against the feed's URL; the RSS event module's {@code ev:startdate} is
+ * the item's event time.
+ */
+final class XmlFeedParser {
+
+  private static final String EVENT_MODULE = "http://purl.org/rss/1.0/modules/event/";
+
+  List<RawItem> parse(byte[] body, String contentType, URI base) throws FetchFailure {
+    SyndFeed feed;
+    try (Reader reader = reader(body, contentType)) {
+      SyndFeedInput input = new SyndFeedInput();
+      input.setAllowDoctypes(false);
+      feed = input.build(reader);
+    } catch (FeedException | IllegalArgumentException e) {
+      throw new FetchFailure(ErrorKind.PARSE, "not a readable RSS/Atom/RDF feed: " + rootCause(e));
+    } catch (IOException e) {
+      throw new FetchFailure(ErrorKind.PARSE, "cannot decode feed: " + e.getMessage());
+    }
+    URI feedBase = base;
+    List<RawItem> items = new ArrayList<>(feed.getEntries().size());
+    for (SyndEntry entry : feed.getEntries()) {
+      items.add(item(entry, feedBase));
+    }
+    return items;
+  }
+
+  // The document's own BOM or XML declaration wins over the HTTP header, which servers often get
+  // wrong (a UTF-8 file served as ISO-8859-1); the header decides only when the document is silent.
+  private static Reader reader(byte[] body, String contentType) throws IOException {
+    try {
+      return contentType == null || declaresEncoding(body)
+          ? new XmlReader(new ByteArrayInputStream(body), true)
+          : new XmlReader(new ByteArrayInputStream(body), contentType, true);
+    } catch (IOException undecidable) {
+      return new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static boolean declaresEncoding(byte[] body) {
+    int n = Math.min(body.length, 200);
+    String head = new String(body, 0, n, StandardCharsets.ISO_8859_1);
+    int end = head.indexOf("?>");
+    return (body.length >= 2
+            && ((body[0] & 0xff) == 0xef || (body[0] & 0xff) == 0xfe || (body[0] & 0xff) == 0xff))
+        || (head.startsWith("<?xml") && end > 0 && head.substring(0, end).contains("encoding"));
+  }
+
+  private static RawItem item(SyndEntry entry, URI base) {
+    String link = resolve(base, entry.getLink());
+    String body = null;
+    String bodyType = "text/html";
+    if (entry.getContents() != null && !entry.getContents().isEmpty()) {
+      SyndContent content = entry.getContents().get(0);
+      body = content.getValue();
+      bodyType = mediaType(content.getType());
+    } else if (entry.getDescription() != null) {
+      body = entry.getDescription().getValue();
+      bodyType = mediaType(entry.getDescription().getType());
+    }
+    Date published =
+        entry.getPublishedDate() != null ? entry.getPublishedDate() : entry.getUpdatedDate();
+    Map<String, String> metadata = new HashMap<>();
+    if (entry.getAuthor() != null && !entry.getAuthor().isBlank()) {
+      metadata.put("author", entry.getAuthor().trim());
+    }
+    if (entry.getCategories() != null && !entry.getCategories().isEmpty()) {
+      metadata.put(
+          "categories",
+          entry.getCategories().stream()
+              .map(SyndCategory::getName)
+              .filter(n -> n != null && !n.isBlank())
+              .map(String::trim)
+              .collect(Collectors.joining(", ")));
+    }
+    if (entry.getEnclosures() != null && !entry.getEnclosures().isEmpty()) {
+      SyndEnclosure enclosure = entry.getEnclosures().get(0);
+      if (enclosure.getUrl() != null) {
+        metadata.put("enclosure", resolve(base, enclosure.getUrl()));
+      }
+    }
+    String uri = entry.getUri();
+    String id = uri == null || uri.isBlank() ? null : uri.trim();
+    return new RawItem(
+        id,
+        link,
+        Text.plain(entry.getTitle()),
+        body,
+        bodyType,
+        published == null ? null : published.toInstant(),
+        eventStart(entry),
+        false,
+        metadata);
+  }
+
+  private static Instant eventStart(SyndEntry entry) {
+    List<Element> markup = entry.getForeignMarkup();
+    if (markup == null) {
+      return null;
+    }
+    for (Element e : markup) {
+      if (EVENT_MODULE.equals(e.getNamespaceURI()) && "startdate".equals(e.getName())) {
+        try {
+          return OffsetDateTime.parse(e.getTextTrim()).toInstant();
+        } catch (DateTimeParseException unreadable) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String mediaType(String romeType) {
+    if (romeType == null || romeType.equals("html") || romeType.equals("xhtml")) {
+      return "text/html";
+    }
+    if (romeType.equals("text")) {
+      return "text/plain";
+    }
+    return romeType;
+  }
+
+  private static String resolve(URI base, String link) {
+    if (link == null || link.isBlank()) {
+      return null;
+    }
+    try {
+      return base == null ? link.trim() : base.resolve(link.trim()).toString();
+    } catch (IllegalArgumentException e) {
+      return link.trim();
+    }
+  }
+
+  private static String rootCause(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    return message.length() > 300 ? message.substring(0, 300) : message;
+  }
+}

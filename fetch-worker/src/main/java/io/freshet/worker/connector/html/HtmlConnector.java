@@ -1,0 +1,145 @@
+package io.freshet.worker.connector.html;
+
+import io.freshet.schemas.avro.Connector;
+import io.freshet.worker.connector.DocumentConnector;
+import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.connector.SourceRequest;
+import io.freshet.worker.http.ErrorKind;
+import io.freshet.worker.http.FetchFailure;
+import io.freshet.worker.http.HttpResult;
+import io.freshet.worker.items.Text;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.select.Selector;
+
+/**
+ * {@code html}: a web page read with jsoup. Options:
+ *
+ * <ul>
+ *   <li>{@code selector}: a CSS selector; each match is an item (its first heading or link text is
+ *       the title, its first link the URL, its first {@code time[datetime]} the date). Without it,
+ *       the page is one item: its title and the normalised text of {@code main}, {@code article} or
+ *       the body.
+ *   <li>{@code title_selector}, {@code link_selector}, {@code date_selector}: within an item, where
+ *       its title, link and date are (defaults as above).
+ * </ul>
+ *
+ * schema.org {@code Event}s in JSON-LD scripts are items too, as events at their start date.
+ */
+public final class HtmlConnector extends DocumentConnector {
+
+  private final JsonLdEvents jsonLd = new JsonLdEvents();
+
+  @Override
+  public Connector type() {
+    return Connector.html;
+  }
+
+  @Override
+  protected List<RawItem> parse(HttpResult response, SourceRequest request) throws FetchFailure {
+    Document page;
+    try {
+      var charset = response.declaredCharset();
+      page =
+          Jsoup.parse(
+              new ByteArrayInputStream(response.body()),
+              charset == null ? null : charset.name(),
+              response.finalUri().toString());
+    } catch (IOException e) {
+      throw new FetchFailure(ErrorKind.PARSE, "cannot read the page: " + e.getMessage());
+    }
+    Map<String, String> config = request.config();
+    List<RawItem> items = new ArrayList<>(jsonLd.events(page));
+    String selector = config.get("selector");
+    if (selector == null || selector.isBlank()) {
+      items.add(0, wholePage(page, response));
+      return items;
+    }
+    List<Element> matches;
+    try {
+      matches = page.select(selector);
+    } catch (Selector.SelectorParseException e) {
+      throw new FetchFailure(ErrorKind.CONFIG, "config.selector is not valid CSS: " + selector);
+    }
+    for (Element element : matches) {
+      items.add(item(element, config));
+    }
+    return items;
+  }
+
+  private static RawItem wholePage(Document page, HttpResult response) {
+    Element main = page.selectFirst("main");
+    if (main == null) {
+      main = page.selectFirst("article");
+    }
+    if (main == null) {
+      main = page.body();
+    }
+    String text = main == null ? "" : Text.collapse(main.text());
+    return new RawItem(
+        response.finalUri().toString(),
+        response.finalUri().toString(),
+        Text.plain(page.title()),
+        text,
+        "text/plain",
+        null,
+        null,
+        false,
+        Map.of());
+  }
+
+  private static RawItem item(Element element, Map<String, String> config) throws FetchFailure {
+    Element title = first(element, config.getOrDefault("title_selector", "h1, h2, h3, h4, a"));
+    Element link = first(element, config.getOrDefault("link_selector", "a[href]"));
+    Element date = first(element, config.getOrDefault("date_selector", "time[datetime]"));
+    String url = link == null ? null : link.absUrl("href");
+    return new RawItem(
+        element.id().isBlank() ? null : element.id(),
+        url == null || url.isBlank() ? null : url,
+        title == null ? null : Text.plain(title.text()),
+        element.html(),
+        "text/html",
+        date == null ? null : date(date.hasAttr("datetime") ? date.attr("datetime") : date.text()),
+        null,
+        false,
+        Map.of());
+  }
+
+  private static Element first(Element scope, String selector) throws FetchFailure {
+    try {
+      return scope.selectFirst(selector);
+    } catch (Selector.SelectorParseException e) {
+      throw new FetchFailure(
+          ErrorKind.CONFIG, "a selector in config is not valid CSS: " + selector);
+    }
+  }
+
+  static Instant date(String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    String v = value.trim();
+    try {
+      return OffsetDateTime.parse(v).toInstant();
+    } catch (DateTimeParseException notOffset) {
+      try {
+        return java.time.LocalDateTime.parse(v).toInstant(java.time.ZoneOffset.UTC);
+      } catch (DateTimeParseException notLocal) {
+        try {
+          return java.time.LocalDate.parse(v).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
+        } catch (DateTimeParseException unreadable) {
+          return null;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package io.freshet.worker.http;
+
+import java.util.Locale;
+
+/**
+ * Machine-readable class of a failed fetch, reported as {@code FetchCompleted.error_kind} in lower
+ * case. Operators group failures by it; the message beside it says what exactly went wrong.
+ */
+public enum ErrorKind {
+  /** The URL is not an absolute http(s) URL. */
+  BAD_URL,
+  /** The host name does not resolve. */
+  DNS,
+  /** The host resolves to an address the SSRF guard refuses (loopback, private, link-local...). */
+  REFUSED_ADDRESS,
+  /** The connection could not be made or broke. */
+  CONNECT,
+  /** No complete answer within the connect or total timeout. */
+  TIMEOUT,
+  /** More redirects than allowed, or a redirect loop. */
+  TOO_MANY_REDIRECTS,
+  /** The body, or its decompressed form, is larger than the cap. */
+  TOO_LARGE,
+  /**
+   * The host is in a cool-down after a 429/503 that lasts longer than a fetch waits; the request
+   * was not sent (retry_after says when the host may be asked again).
+   */
+  HOST_COOLING_DOWN,
+  /** A 4xx answer (after retries for 429). */
+  HTTP_4XX,
+  /** A 5xx answer after the retries. */
+  HTTP_5XX,
+  /** The body is not what the connector reads (malformed XML, JSON, iCalendar...). */
+  PARSE,
+  /** The request names a connector this worker does not implement. */
+  UNSUPPORTED_CONNECTOR,
+  /** The source's connector options are invalid (e.g. a negative item_limit). */
+  CONFIG,
+  /** The source's credentials could not be opened (no key, another key, malformed). */
+  CREDENTIALS,
+  /** The worker was stopped during the fetch. */
+  INTERRUPTED;
+
+  /** The form written to events: {@code refused_address}. */
+  public String code() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

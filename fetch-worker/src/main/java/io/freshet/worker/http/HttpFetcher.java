@@ -1,0 +1,290 @@
+package io.freshet.worker.http;
+
+import io.freshet.worker.politeness.HostPoliteness;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The one way Freshet calls a source: a GET on the JDK {@link HttpClient} that
+ *
+ * <ul>
+ *   <li>sends the cursor's ETag / Last-Modified as a conditional request;
+ *   <li>checks every hop's resolved address with the {@link SsrfGuard} and follows at most {@code
+ *       maxRedirects} redirects itself;
+ *   <li>takes a turn from {@link HostPoliteness} for every request, and starts a host-wide
+ *       cool-down on 429/503;
+ *   <li>retries 429/5xx after 1 s, 2 s, 4 s (at most {@code maxRetries}), waiting longer when the
+ *       server's Retry-After says so, and giving up at once (reporting it) when that is longer than
+ *       {@code maxRetryWait};
+ *   <li>reads the body under a size cap within the total timeout, and undoes gzip/deflate under a
+ *       second cap.
+ * </ul>
+ *
+ * Timeouts and connection failures are not retried: a slow source costs one timeout per fetch.
+ * Thread-safe; meant to be shared and called from many virtual threads.
+ */
+public final class HttpFetcher implements AutoCloseable {
+
+  private final HttpClient client;
+  private final HttpSettings settings;
+  private final SsrfGuard guard;
+  private final HostPoliteness politeness;
+  private final Clock clock;
+  private final Sleeper sleeper;
+  private final ScheduledExecutorService deadlines;
+  private final AtomicLong retries = new AtomicLong();
+
+  public HttpFetcher(
+      HttpSettings settings,
+      SsrfGuard guard,
+      HostPoliteness politeness,
+      Clock clock,
+      Sleeper sleeper) {
+    this.settings = settings;
+    this.guard = guard;
+    this.politeness = politeness;
+    this.clock = clock;
+    this.sleeper = sleeper;
+    this.client =
+        HttpClient.newBuilder()
+            .connectTimeout(settings.connectTimeout())
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+    this.deadlines =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("http-deadlines").unstarted(r));
+  }
+
+  /** A conditional GET: the validators from the last successful fetch, either may be null. */
+  public record Conditional(String etag, String lastModified) {
+    public static final Conditional NONE = new Conditional(null, null);
+  }
+
+  /**
+   * GETs {@code url}. Any final status is returned (callers decide what a 404 or a 410 means); what
+   * prevents an answer is thrown.
+   *
+   * @param headers extra request headers (e.g. credentials); never logged
+   * @throws FetchFailure bad URL, refused address, DNS, connect, timeout, redirects, size caps
+   * @throws InterruptedException when the worker stops meanwhile
+   */
+  public HttpResult get(URI url, Map<String, String> headers, Conditional conditional)
+      throws FetchFailure, InterruptedException {
+    int attempts = 0;
+    while (true) {
+      attempts++;
+      HttpResult result;
+      try {
+        result = followRedirects(url, headers, conditional, attempts);
+      } catch (FetchFailure f) {
+        throw f.withAttempts(attempts);
+      }
+      String host = result.finalUri().getHost();
+      boolean throttled = result.status() == 429 || result.status() == 503;
+      if (throttled) {
+        politeness.coolDown(host, result.retryAfter());
+      }
+      if (result.status() != 429 && result.status() < 500) {
+        politeness.answered(host);
+        return result;
+      }
+      if (attempts > settings.maxRetries()) {
+        return result;
+      }
+      Duration delay = settings.backoff(attempts);
+      Instant now = clock.instant();
+      if (result.retryAfter() != null) {
+        Duration asked = Duration.between(now, result.retryAfter());
+        if (asked.compareTo(settings.maxRetryWait()) > 0) {
+          return result; // the scheduler gets retry_after; this fetch does not wait that long
+        }
+        if (asked.compareTo(delay) > 0) {
+          delay = asked;
+        }
+      }
+      retries.incrementAndGet();
+      sleeper.sleep(delay);
+    }
+  }
+
+  /** Retries made since this instance began (a metric). */
+  public long retryCount() {
+    return retries.get();
+  }
+
+  private HttpResult followRedirects(
+      URI start, Map<String, String> headers, Conditional conditional, int attempt)
+      throws FetchFailure, InterruptedException {
+    URI uri = start;
+    Set<URI> visited = new HashSet<>();
+    for (int hop = 0; ; hop++) {
+      guard.check(uri);
+      if (!visited.add(uri)) {
+        throw new FetchFailure(
+            ErrorKind.TOO_MANY_REDIRECTS, "redirect loop at " + SafeUrls.describe(uri));
+      }
+      Hop reply = once(uri, headers, conditional, attempt);
+      HttpResult answer = reply.result();
+      String location = reply.location();
+      if (location == null) {
+        return answer; // not a redirect, or a 3xx without Location: an answer like any other
+      }
+      if (hop >= settings.maxRedirects()) {
+        throw new FetchFailure(
+            ErrorKind.TOO_MANY_REDIRECTS,
+            "more than " + settings.maxRedirects() + " redirects from " + SafeUrls.describe(start),
+            answer.status(),
+            attempt,
+            null);
+      }
+      try {
+        uri = uri.resolve(new URI(location.trim()));
+      } catch (URISyntaxException | IllegalArgumentException e) {
+        throw new FetchFailure(ErrorKind.BAD_URL, "unreadable redirect Location header");
+      }
+    }
+  }
+
+  /** One request's answer; {@code location} is set only for a redirect. */
+  private record Hop(HttpResult result, String location) {}
+
+  private Hop once(URI uri, Map<String, String> headers, Conditional conditional, int attempt)
+      throws FetchFailure, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri)
+            .GET()
+            .timeout(settings.totalTimeout())
+            .header("User-Agent", settings.userAgent())
+            .header("Accept-Encoding", "gzip, deflate");
+    if (conditional.etag() != null) {
+      request.header("If-None-Match", conditional.etag());
+    }
+    if (conditional.lastModified() != null) {
+      request.header("If-Modified-Since", conditional.lastModified());
+    }
+    headers.forEach(request::header);
+    long deadline = System.nanoTime() + settings.totalTimeout().toNanos();
+    try (HostPoliteness.Permit permit =
+        politeness.acquire(uri.getHost(), settings.maxRetryWait())) {
+      HttpResponse<InputStream> response =
+          client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+      try (InputStream in = response.body()) {
+        var headersIn = response.headers();
+        int status = response.statusCode();
+        Instant retryAfter =
+            RetryAfter.parse(headersIn.firstValue("Retry-After").orElse(null), clock.instant());
+        if (status >= 300 && status < 400 && status != 304) {
+          return new Hop(
+              new HttpResult(status, uri, null, new byte[0], null, null, attempt, 0, retryAfter),
+              headersIn.firstValue("Location").orElse(null));
+        }
+        long declared = headersIn.firstValueAsLong("Content-Length").orElse(-1);
+        if (declared > settings.maxBodyBytes()) {
+          throw new FetchFailure(
+              ErrorKind.TOO_LARGE,
+              "body of " + declared + " bytes exceeds " + settings.maxBodyBytes() + " bytes",
+              status,
+              attempt,
+              null);
+        }
+        byte[] raw = readBefore(in, deadline, uri);
+        byte[] body =
+            BodyDecoder.decode(
+                raw,
+                headersIn.firstValue("Content-Encoding").orElse(null),
+                settings.maxDecompressedBytes());
+        return new Hop(
+            new HttpResult(
+                status,
+                uri,
+                headersIn.firstValue("Content-Type").orElse(null),
+                body,
+                headersIn.firstValue("ETag").orElse(null),
+                headersIn.firstValue("Last-Modified").orElse(null),
+                attempt,
+                body.length,
+                retryAfter),
+            null);
+      }
+    } catch (HttpConnectTimeoutException e) {
+      throw new FetchFailure(
+          ErrorKind.TIMEOUT,
+          "no connection to " + uri.getHost() + " within " + settings.connectTimeout());
+    } catch (HttpTimeoutException e) {
+      throw new FetchFailure(
+          ErrorKind.TIMEOUT,
+          "no complete answer from "
+              + SafeUrls.describe(uri)
+              + " within "
+              + settings.totalTimeout());
+    } catch (ConnectException e) {
+      throw new FetchFailure(ErrorKind.CONNECT, "cannot connect to " + SafeUrls.describe(uri));
+    } catch (IOException e) {
+      throw new FetchFailure(
+          ErrorKind.CONNECT,
+          "connection to " + SafeUrls.describe(uri) + " failed: " + e.getClass().getSimpleName());
+    } catch (IllegalArgumentException e) {
+      throw new FetchFailure(ErrorKind.BAD_URL, "cannot request " + SafeUrls.describe(uri));
+    }
+  }
+
+  // The JDK's request timeout ends at the response headers; the body must arrive before the same
+  // deadline, so the stream is closed under a slow reader when it passes.
+  private byte[] readBefore(InputStream in, long deadlineNanos, URI uri)
+      throws IOException, FetchFailure {
+    long remaining = deadlineNanos - System.nanoTime();
+    var timedOut = new java.util.concurrent.atomic.AtomicBoolean();
+    var closer =
+        deadlines.schedule(
+            () -> {
+              timedOut.set(true);
+              try {
+                in.close();
+              } catch (IOException ignored) {
+                // closing is all we want
+              }
+            },
+            Math.max(0, remaining),
+            TimeUnit.NANOSECONDS);
+    try {
+      return BodyDecoder.readCapped(in, settings.maxBodyBytes(), "body");
+    } catch (IOException e) {
+      if (timedOut.get()) {
+        throw new FetchFailure(
+            ErrorKind.TIMEOUT,
+            "body of "
+                + SafeUrls.describe(uri)
+                + " not complete within "
+                + settings.totalTimeout());
+      }
+      throw e;
+    } finally {
+      closer.cancel(false);
+    }
+  }
+
+  @Override
+  public void close() {
+    deadlines.shutdownNow();
+    client.close();
+  }
+}

@@ -1,0 +1,171 @@
+package io.freshet.worker.kafka;
+
+import io.freshet.schemas.avro.ContentFetched;
+import io.freshet.schemas.avro.FetchRequested;
+import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.worker.fetch.FetchResult;
+import io.freshet.worker.fetch.SourceFetcher;
+import io.freshet.worker.fetch.UnusableRequestException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.Serializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.support.SendResult;
+import org.springframework.stereotype.Component;
+
+/**
+ * Answers each poll's {@code FetchRequested} records inside one Kafka transaction (see ADR 0004):
+ * every request of the batch is fetched at once, each on its own virtual thread (per-host
+ * politeness spaces same-host ones), then their {@code ContentFetched} and {@code FetchCompleted}
+ * records are produced and the batch's offsets committed with them. A subscriber reading committed
+ * records never sees half a fetch; a crash or rebalance before the commit leaves the offsets
+ * uncommitted, so the requests are fetched again (by this or another instance) and the sink absorbs
+ * repeats.
+ *
+ * <p>Poison (undecodable, unknown connector) goes to the DLQ in the same transaction. An exception
+ * here means the broker or registry failed: the transaction is aborted and the batch retried.
+ */
+@Component
+class FetchRequestListener implements DisposableBean {
+
+  private static final Logger log = LoggerFactory.getLogger(FetchRequestListener.class);
+
+  private final SourceFetcher fetcher;
+  private final KafkaTemplate<String, byte[]> template;
+  private final DeadLetterPublishingRecoverer deadLetters;
+  private final FetchMetrics metrics;
+  private final RecordDecoder<FetchRequested> decoder;
+  private final Serializer<ContentFetched> contentSerializer;
+  private final Serializer<io.freshet.schemas.avro.FetchCompleted> completedSerializer;
+  private final ExecutorService fetches = Executors.newVirtualThreadPerTaskExecutor();
+
+  FetchRequestListener(
+      SourceFetcher fetcher,
+      KafkaTemplate<String, byte[]> outputTemplate,
+      DeadLetterPublishingRecoverer deadLetters,
+      FetchMetrics metrics,
+      FreshetTopics topics) {
+    this.fetcher = fetcher;
+    this.template = outputTemplate;
+    this.deadLetters = deadLetters;
+    this.metrics = metrics;
+    this.decoder = new RecordDecoder<>(topics.fetchRequested());
+    this.contentSerializer = topics.contentFetched().valueSerde().serializer();
+    this.completedSerializer = topics.fetchCompleted().valueSerde().serializer();
+  }
+
+  @KafkaListener(
+      id = "fetch-requested",
+      idIsGroup = false,
+      topics = FreshetTopics.FETCH_REQUESTED,
+      containerFactory = "fetchRequestListenerFactory")
+  void onBatch(List<ConsumerRecord<String, byte[]>> records)
+      throws InterruptedException, ExecutionException {
+    List<Future<FetchResult>> running = new ArrayList<>(records.size());
+    List<ConsumerRecord<String, byte[]>> sources = new ArrayList<>(records.size());
+    for (ConsumerRecord<String, byte[]> record : records) {
+      FetchRequested request;
+      try {
+        request = decoder.decode(record);
+      } catch (PoisonRecordException e) {
+        deadLetter(record, e);
+        continue;
+      }
+      if (request == null) {
+        continue; // a tombstone asks for nothing
+      }
+      sources.add(record);
+      running.add(fetches.submit(() -> fetch(request)));
+    }
+    List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>();
+    for (int i = 0; i < running.size(); i++) {
+      FetchResult result;
+      try {
+        result = running.get(i).get();
+      } catch (ExecutionException e) {
+        // A fetch never throws for a source's fault; what does throw (an unknown connector, or a
+        // defect met by this request's data) would fail the same way on every retry, so the
+        // request is dead-lettered with the reason instead of blocking its partition.
+        if (e.getCause() instanceof UnusableRequestException unusable) {
+          deadLetter(
+              sources.get(i),
+              new PoisonRecordException(describe(sources.get(i), unusable), unusable));
+          continue;
+        }
+        if (e.getCause() instanceof RuntimeException defect) {
+          deadLetter(
+              sources.get(i),
+              new PoisonRecordException(
+                  describe(sources.get(i), defect) + " (" + defect.getClass().getSimpleName() + ")",
+                  defect));
+          continue;
+        }
+        throw e;
+      }
+      for (ContentFetched item : result.content()) {
+        sends.add(
+            template.send(
+                FreshetTopics.CONTENT_FETCHED,
+                item.getSourceId(),
+                contentSerializer.serialize(FreshetTopics.CONTENT_FETCHED, item)));
+      }
+      var completed = result.completed();
+      sends.add(
+          template.send(
+              FreshetTopics.FETCH_COMPLETED,
+              completed.getSourceId(),
+              completedSerializer.serialize(FreshetTopics.FETCH_COMPLETED, completed)));
+    }
+    // Every send acknowledged before the container commits the offsets with them.
+    template.flush();
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get();
+  }
+
+  private FetchResult fetch(FetchRequested request) throws InterruptedException {
+    metrics.started();
+    try {
+      FetchResult result = fetcher.fetch(request, false);
+      metrics.finished(request, result.completed());
+      if (log.isDebugEnabled()) {
+        log.debug(
+            "source {} request {}: {} ({} items, {} emitted)",
+            request.getSourceId(),
+            request.getRequestId(),
+            result.completed().getStatus(),
+            result.completed().getItems().size(),
+            result.content().size());
+      }
+      return result;
+    } catch (InterruptedException | RuntimeException e) {
+      metrics.abandoned();
+      throw e;
+    }
+  }
+
+  private void deadLetter(ConsumerRecord<String, byte[]> record, PoisonRecordException e) {
+    log.warn("dead-lettering {}", e.getMessage());
+    deadLetters.accept(record, e);
+    metrics.deadLettered();
+  }
+
+  private static String describe(ConsumerRecord<?, ?> record, Exception e) {
+    return io.freshet.schemas.serde.DeserializationFailures.describe(
+        record.topic(), record.partition(), record.offset(), e.getMessage());
+  }
+
+  @Override
+  public void destroy() {
+    fetches.shutdownNow();
+  }
+}

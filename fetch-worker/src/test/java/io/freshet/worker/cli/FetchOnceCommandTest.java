@@ -1,0 +1,123 @@
+package io.freshet.worker.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.freshet.testsupport.FeedServer;
+import io.freshet.worker.testing.Requests;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class FetchOnceCommandTest {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static FeedServer server;
+
+  @BeforeAll
+  static void start() {
+    server = FeedServer.start();
+    server.serve("/feed", "application/rss+xml", Requests.rss("a", "b", "c"), "\"v7\"");
+    server.failWith("/missing", 404, null);
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  private record Run(int code, List<JsonNode> lines, String err) {}
+
+  private static Run run(String... args) {
+    var out = new ByteArrayOutputStream();
+    var err = new ByteArrayOutputStream();
+    int code =
+        FetchOnceCommand.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    List<JsonNode> lines =
+        out.toString(StandardCharsets.UTF_8).lines().map(JSON::readTree).toList();
+    return new Run(code, lines, err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void printsEachItemThenTheOutcomeAsJsonLinesAndExitsZero() {
+    Run run = run("--connector", "feed", server.url("/feed"), "--allow-loopback");
+    assertThat(run.code()).isZero();
+    assertThat(run.lines()).hasSize(4);
+    JsonNode first = run.lines().get(0);
+    assertThat(first.get("item_id").asString()).isEqualTo("a");
+    assertThat(first.get("content_hash").asString()).hasSize(64);
+    assertThat(first.get("published_at").asString()).isEqualTo("2026-11-21T09:00:00Z");
+    assertThat(first.get("title").asString()).isEqualTo("Item a");
+    assertThat(first.get("signal_type").asString()).isEqualTo("informative");
+    JsonNode outcome = run.lines().get(3);
+    assertThat(outcome.get("outcome").asString()).isEqualTo("ok");
+    assertThat(outcome.get("http_status").asInt()).isEqualTo(200);
+    assertThat(outcome.get("cursor").get("etag").asString()).startsWith("\"v7");
+    assertThat(outcome.get("cursor").get("seen").asString()).startsWith("1:");
+  }
+
+  @Test
+  void theConfigLimitsItemsAllItemsLiftsTheLimitAndTheCursorMakesItConditional() {
+    assertThat(
+            run(
+                    "--connector",
+                    "feed",
+                    server.url("/feed"),
+                    "--allow-loopback",
+                    "--config",
+                    "{\"item_limit\": 1}")
+                .lines())
+        .hasSize(2);
+    assertThat(
+            run(
+                    "--connector",
+                    "feed",
+                    server.url("/feed"),
+                    "--allow-loopback",
+                    "--config",
+                    "{\"item_limit\": 1}",
+                    "--all-items")
+                .lines())
+        .hasSize(4);
+    Run conditional =
+        run(
+            "--connector",
+            "feed",
+            server.url("/feed"),
+            "--allow-loopback",
+            "--cursor",
+            "{\"etag\": \"\\\"v7\\\"\"}");
+    assertThat(conditional.code()).isZero();
+    assertThat(conditional.lines())
+        .singleElement()
+        .satisfies(l -> assertThat(l.get("outcome").asString()).isEqualTo("not_modified"));
+  }
+
+  @Test
+  void loopbackIsRefusedUnlessAllowedAndFailuresExitTwoWithTheErrorOnStderr() {
+    Run refused = run("--connector", "feed", server.url("/feed"));
+    assertThat(refused.code()).isEqualTo(2);
+    assertThat(refused.err()).contains("refused_address").contains("127.0.0.1");
+    assertThat(refused.lines().getLast().get("outcome").asString()).isEqualTo("failed");
+
+    Run missing = run("--connector", "feed", server.url("/missing"), "--allow-loopback");
+    assertThat(missing.code()).isEqualTo(2);
+    assertThat(missing.err()).contains("http_4xx").contains("HTTP 404");
+  }
+
+  @Test
+  void badArgumentsExitTwoWithUsage() {
+    Run run = run("--connector", "gopher", "http://x.example/");
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.err()).contains("unknown connector 'gopher'").contains("usage:");
+    assertThat(run("--connector", "feed").err()).contains("URL is required");
+  }
+}

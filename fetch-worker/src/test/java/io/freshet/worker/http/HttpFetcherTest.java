@@ -1,0 +1,282 @@
+package io.freshet.worker.http;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import io.freshet.testsupport.FeedServer;
+import io.freshet.worker.testing.FakeTime;
+import io.freshet.worker.testing.TestFetchPaths;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The fetch client against a real (loopback) HTTP server; waits are on a fake clock. */
+class HttpFetcherTest {
+
+  private static FeedServer server;
+  private final FakeTime time = new FakeTime(Instant.parse("2026-11-22T10:00:00Z"));
+  private final HttpFetcher http = TestFetchPaths.fetcher(time);
+
+  @BeforeAll
+  static void start() {
+    server = FeedServer.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @AfterEach
+  void reset() {
+    server.reset();
+    http.close();
+  }
+
+  private HttpResult fetch(String path) throws Exception {
+    return http.get(URI.create(server.url(path)), Map.of(), HttpFetcher.Conditional.NONE);
+  }
+
+  private FetchFailure failure(String path) {
+    try {
+      fetch(path);
+    } catch (FetchFailure f) {
+      return f;
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+    throw new AssertionError("expected a failure for " + path);
+  }
+
+  @Test
+  void a200ReturnsTheBodyAndValidatorsAndAConditionalRequestGets304() throws Exception {
+    server.serve("/feed", "application/rss+xml", "<rss/>", "\"v1\"");
+    HttpResult first = fetch("/feed");
+    assertThat(first.status()).isEqualTo(200);
+    assertThat(new String(first.body(), StandardCharsets.UTF_8)).isEqualTo("<rss/>");
+    // Jetty (behind WireMock) gzips the answer and marks the ETag so: "v1--gzip".
+    assertThat(first.etag()).startsWith("\"v1");
+    assertThat(first.attempts()).isEqualTo(1);
+
+    HttpResult second =
+        http.get(
+            URI.create(server.url("/feed")), Map.of(), new HttpFetcher.Conditional("\"v1\"", null));
+    assertThat(second.notModified()).isTrue();
+    assertThat(server.requests("/feed").get(1).getHeader("If-None-Match")).isEqualTo("\"v1\"");
+    assertThat(server.requests("/feed").get(0).getHeader("User-Agent")).isEqualTo("Freshet-test");
+  }
+
+  @Test
+  void a500IsRetriedAfterOneThenTwoSecondsAndThe200Returned() throws Exception {
+    String s = "flaky";
+    server.stub(
+        get(urlPathEqualTo("/flaky"))
+            .inScenario(s)
+            .whenScenarioStateIs(Scenario.STARTED)
+            .willReturn(aResponse().withStatus(500))
+            .willSetStateTo("second"));
+    server.stub(
+        get(urlPathEqualTo("/flaky"))
+            .inScenario(s)
+            .whenScenarioStateIs("second")
+            .willReturn(aResponse().withStatus(502))
+            .willSetStateTo("third"));
+    server.stub(
+        get(urlPathEqualTo("/flaky"))
+            .inScenario(s)
+            .whenScenarioStateIs("third")
+            .willReturn(aResponse().withStatus(200).withBody("ok")));
+    HttpResult result = fetch("/flaky");
+    assertThat(result.status()).isEqualTo(200);
+    assertThat(result.attempts()).isEqualTo(3);
+    assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
+    assertThat(http.retryCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aLasting503IsTriedFourTimesThenReturnedWithItsStatus() throws Exception {
+    server.failWith("/down", 503, null);
+    HttpResult result = fetch("/down");
+    assertThat(result.status()).isEqualTo(503);
+    assertThat(result.attempts()).isEqualTo(4);
+    assertThat(server.requests("/down")).hasSize(4);
+    // 1, 2, 4 s of backoff; the host-wide cool-downs after each 503 add to the politeness waits.
+    assertThat(time.sleeps()).contains(Duration.ofSeconds(1), Duration.ofSeconds(2));
+  }
+
+  @Test
+  void a429RetryAfterIsHonouredAndReported() throws Exception {
+    server.stub(
+        get(urlPathEqualTo("/limited"))
+            .inScenario("429")
+            .whenScenarioStateIs(Scenario.STARTED)
+            .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "7"))
+            .willSetStateTo("ok"));
+    server.stub(
+        get(urlPathEqualTo("/limited"))
+            .inScenario("429")
+            .whenScenarioStateIs("ok")
+            .willReturn(aResponse().withStatus(200).withBody("fine")));
+    Instant start = time.instant();
+    HttpResult result = fetch("/limited");
+    assertThat(result.status()).isEqualTo(200);
+    assertThat(Duration.between(start, time.instant()))
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(7));
+  }
+
+  @Test
+  void aRetryAfterLongerThanTheWaitCapEndsTheFetchAndIsReported() throws Exception {
+    server.failWith("/later", 429, 3600);
+    HttpResult result = fetch("/later");
+    assertThat(result.status()).isEqualTo(429);
+    assertThat(result.attempts()).isEqualTo(1);
+    assertThat(result.retryAfter()).isEqualTo(Instant.parse("2026-11-22T11:00:00Z"));
+  }
+
+  @Test
+  void whileTheHostCoolsDownLongerThanAFetchWaitsOtherRequestsToItAreNotSent() throws Exception {
+    server.failWith("/later", 429, 3600);
+    fetch("/later");
+    server.serve("/other", "text/plain", "x", null);
+    FetchFailure f = failure("/other");
+    assertThat(f.kind()).isEqualTo(ErrorKind.HOST_COOLING_DOWN);
+    // The host-wide pause is capped (cool-down-max, 1 min here); the answered 429 reported 11:00.
+    assertThat(f.retryAfter()).isEqualTo(Instant.parse("2026-11-22T10:01:00Z"));
+    assertThat(server.requests("/other")).isEmpty();
+  }
+
+  @Test
+  void redirectsAreFollowedAndAnsweredFromTheFinalUrl() throws Exception {
+    server.stub(
+        get(urlPathEqualTo("/old"))
+            .willReturn(aResponse().withStatus(301).withHeader("Location", "/new")));
+    server.serve("/new", "text/plain", "moved", null);
+    HttpResult result = fetch("/old");
+    assertThat(result.status()).isEqualTo(200);
+    assertThat(result.finalUri().getPath()).isEqualTo("/new");
+  }
+
+  @Test
+  void aRedirectLoopAndTooManyRedirectsFailClearly() {
+    server.stub(
+        get(urlPathEqualTo("/a"))
+            .willReturn(aResponse().withStatus(302).withHeader("Location", "/b")));
+    server.stub(
+        get(urlPathEqualTo("/b"))
+            .willReturn(aResponse().withStatus(302).withHeader("Location", "/a")));
+    FetchFailure loop = failure("/a");
+    assertThat(loop.kind()).isEqualTo(ErrorKind.TOO_MANY_REDIRECTS);
+    assertThat(loop.getMessage()).contains("redirect loop");
+
+    for (int i = 0; i < 7; i++) {
+      server.stub(
+          get(urlPathEqualTo("/r" + i))
+              .willReturn(aResponse().withStatus(302).withHeader("Location", "/r" + (i + 1))));
+    }
+    FetchFailure many = failure("/r0");
+    assertThat(many.kind()).isEqualTo(ErrorKind.TOO_MANY_REDIRECTS);
+    assertThat(many.getMessage()).contains("more than 5 redirects");
+  }
+
+  @Test
+  void aRedirectToAPrivateOrMetadataAddressIsRefusedBeforeAnyRequestIsMadeThere() {
+    server.stub(
+        get(urlPathEqualTo("/innocent"))
+            .willReturn(
+                aResponse()
+                    .withStatus(302)
+                    .withHeader("Location", "http://169.254.169.254/latest/meta-data/")));
+    FetchFailure f = failure("/innocent");
+    assertThat(f.kind()).isEqualTo(ErrorKind.REFUSED_ADDRESS);
+    assertThat(f.getMessage()).contains("169.254.169.254").contains("link-local");
+
+    server.stub(
+        get(urlPathEqualTo("/inward"))
+            .willReturn(
+                aResponse().withStatus(307).withHeader("Location", "http://10.0.0.7/admin")));
+    assertThat(failure("/inward").getMessage()).contains("10.0.0.7").contains("private");
+  }
+
+  @Test
+  void anOversizedBodyIsRefusedOnTheWireAndOnceDecompressed() {
+    byte[] noise = new byte[150 * 1024];
+    new java.util.Random(1).nextBytes(noise);
+    server.serve("/big", "text/plain", java.util.Base64.getEncoder().encodeToString(noise), null);
+    FetchFailure f = failure("/big");
+    assertThat(f.kind()).isEqualTo(ErrorKind.TOO_LARGE);
+    assertThat(f.getMessage()).contains("exceeds 65536 bytes");
+
+    server.serve("/long", "text/plain", "x".repeat(300 * 1024), null); // compresses to ~1 KB
+    assertThat(failure("/long").kind()).isEqualTo(ErrorKind.TOO_LARGE);
+  }
+
+  @Test
+  void gzipIsUndoneAndAGzipBombStopsAtTheDecompressionCap() throws Exception {
+    server.stub(
+        get(urlPathEqualTo("/small.gz"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withHeader("Content-Encoding", "gzip")
+                    .withBody(gzip("hello ".repeat(1000)))));
+    HttpResult ok = fetch("/small.gz");
+    assertThat(new String(ok.body(), StandardCharsets.UTF_8)).startsWith("hello hello");
+    assertThat(ok.bytes()).isEqualTo(6000);
+
+    byte[] bomb = gzip("0".repeat(50 * 1024 * 1024)); // 50 MB of zeros, ~50 KB compressed
+    assertThat(bomb.length).isLessThan(64 * 1024);
+    server.stub(
+        get(urlPathEqualTo("/bomb"))
+            .willReturn(
+                aResponse().withStatus(200).withHeader("Content-Encoding", "gzip").withBody(bomb)));
+    FetchFailure f = failure("/bomb");
+    assertThat(f.kind()).isEqualTo(ErrorKind.TOO_LARGE);
+    assertThat(f.getMessage()).contains("decompressed body exceeds");
+  }
+
+  @Test
+  void aResponseSlowerThanTheTotalTimeoutFailsAsTimeout() {
+    server.stub(
+        get(urlPathEqualTo("/slow"))
+            .willReturn(aResponse().withStatus(200).withBody("late").withFixedDelay(5_000)));
+    FetchFailure f = failure("/slow");
+    assertThat(f.kind()).isEqualTo(ErrorKind.TIMEOUT);
+  }
+
+  @Test
+  void aClosedPortFailsAsConnect() {
+    FetchFailure f;
+    try {
+      http.get(URI.create("http://127.0.0.1:1/feed"), Map.of(), HttpFetcher.Conditional.NONE);
+      throw new AssertionError("expected failure");
+    } catch (FetchFailure e) {
+      f = e;
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    assertThat(f.kind()).isIn(ErrorKind.CONNECT, ErrorKind.TIMEOUT);
+    assertThatThrownBy(
+            () -> http.get(URI.create("ftp://127.0.0.1/x"), Map.of(), HttpFetcher.Conditional.NONE))
+        .isInstanceOf(FetchFailure.class);
+  }
+
+  private static byte[] gzip(String s) throws Exception {
+    var out = new ByteArrayOutputStream();
+    try (var gz = new GZIPOutputStream(out)) {
+      gz.write(s.getBytes(StandardCharsets.UTF_8));
+    }
+    return out.toByteArray();
+  }
+}

@@ -1,0 +1,48 @@
+package io.freshet.worker.testing;
+
+import io.freshet.worker.http.AddressResolver;
+import io.freshet.worker.http.HttpFetcher;
+import io.freshet.worker.http.HttpSettings;
+import io.freshet.worker.http.SsrfGuard;
+import io.freshet.worker.politeness.HostPoliteness;
+import io.freshet.worker.politeness.PolitenessSettings;
+import java.time.Duration;
+
+/**
+ * HTTP fetchers for tests: loopback allowed, no politeness delay, waits recorded on a fake clock.
+ */
+public final class TestFetchPaths {
+
+  private TestFetchPaths() {}
+
+  public static HttpSettings settings() {
+    return new HttpSettings(
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(3),
+        3,
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(30),
+        64 * 1024,
+        256 * 1024,
+        5,
+        "Freshet-test");
+  }
+
+  public static HttpFetcher fetcher(FakeTime time) {
+    return fetcher(time, settings());
+  }
+
+  public static HttpFetcher fetcher(FakeTime time, HttpSettings settings) {
+    var politeness =
+        new HostPoliteness(
+            new PolitenessSettings(Duration.ZERO, 4, Duration.ofSeconds(1), Duration.ofMinutes(1)),
+            time,
+            time.sleeper());
+    return new HttpFetcher(
+        settings,
+        new SsrfGuard(AddressResolver.SYSTEM, true, false),
+        politeness,
+        time,
+        time.sleeper());
+  }
+}

@@ -1,0 +1,148 @@
+package io.freshet.scheduler.api.imports;
+
+import io.freshet.scheduler.api.sources.SourceCommands;
+import io.freshet.scheduler.api.sources.SourceInput;
+import io.freshet.scheduler.api.sources.SourceRequest;
+import io.freshet.scheduler.api.support.ApiException;
+import io.freshet.scheduler.api.support.RequestBinder;
+import io.freshet.scheduler.api.tenants.TenantLimits;
+import io.freshet.scheduler.api.tenants.TenantRequest;
+import io.freshet.scheduler.source.NewSource;
+import io.freshet.scheduler.source.SourceRepository;
+import io.freshet.scheduler.source.TenantRepository;
+import io.freshet.scheduler.source.TenantRow;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Bulk import, all or nothing: every entry is bound and checked as a {@link SourceRequest} before
+ * anything is written; then, in one transaction holding each tenant's row lock, sources the tenant
+ * already has (same connector and URL) are skipped, the tenant's source limit is checked for the
+ * whole batch ({@link TenantLimits}, as for one creation) and the rest is inserted.
+ */
+@Component
+class SourceImporter {
+
+  private final SourceCommands commands;
+  private final SourceRepository sources;
+  private final TenantRepository tenants;
+  private final TenantLimits limits;
+  private final RequestBinder binder;
+  private final TransactionTemplate tx;
+  private final Clock clock;
+
+  SourceImporter(
+      SourceCommands commands,
+      SourceRepository sources,
+      TenantRepository tenants,
+      TenantLimits limits,
+      RequestBinder binder,
+      TransactionTemplate tx,
+      Clock clock) {
+    this.commands = commands;
+    this.sources = sources;
+    this.tenants = tenants;
+    this.limits = limits;
+    this.binder = binder;
+    this.tx = tx;
+    this.clock = clock;
+  }
+
+  /**
+   * @param fallbackTenant the {@code tenant_id} query parameter, used by entries without one; may
+   *     be null when every entry names its tenant
+   */
+  ImportResult run(List<ImportEntry> entries, String fallbackTenant) {
+    if (fallbackTenant != null) {
+      if (!fallbackTenant.matches(TenantRequest.ID_PATTERN)) {
+        fail(List.of("tenant_id: " + TenantRequest.ID_RULE + " (query parameter)"));
+      }
+      if (tenants.find(fallbackTenant).isEmpty()) {
+        fail(List.of(SourceCommands.unknownTenant(fallbackTenant)));
+      }
+    }
+    List<String> errors = new ArrayList<>();
+    List<Validated> valid = new ArrayList<>();
+    Map<String, Boolean> known = new LinkedHashMap<>();
+    if (fallbackTenant != null) {
+      known.put(fallbackTenant, true);
+    }
+    for (ImportEntry entry : entries) {
+      RequestBinder.Bound<SourceRequest> bound =
+          binder.bind(
+              withTenant(entry.body(), fallbackTenant),
+              SourceRequest.class,
+              SourceRequest.Create.class);
+      if (!bound.ok()) {
+        bound.problems().forEach(e -> errors.add(entry.label() + ": " + e));
+        continue;
+      }
+      String tenant = bound.value().tenantId();
+      if (!known.computeIfAbsent(tenant, t -> tenants.find(t).isPresent())) {
+        errors.add(entry.label() + ": " + SourceCommands.unknownTenant(tenant));
+        continue;
+      }
+      valid.add(new Validated(entry, SourceInput.of(bound.value()), UUID.randomUUID()));
+    }
+    if (!errors.isEmpty()) {
+      fail(errors);
+    }
+    // Lock tenants in a fixed order so that two concurrent imports cannot deadlock.
+    Map<String, List<Validated>> byTenant = new TreeMap<>();
+    valid.forEach(
+        v -> byTenant.computeIfAbsent(v.input().tenantId(), t -> new ArrayList<>()).add(v));
+    Set<UUID> created =
+        tx.execute(
+            status -> {
+              Set<UUID> ids = new HashSet<>();
+              byTenant.forEach((tenant, batch) -> ids.addAll(importFor(tenant, batch)));
+              return ids;
+            });
+    List<UUID> ids = valid.stream().map(Validated::id).filter(created::contains).toList();
+    List<String> warnings = valid.stream().flatMap(v -> v.entry().warnings().stream()).toList();
+    return new ImportResult(ids.size(), valid.size() - ids.size(), ids, warnings);
+  }
+
+  /** The entry with the import's tenant when it names none. */
+  private static JsonNode withTenant(JsonNode body, String fallbackTenant) {
+    if (fallbackTenant == null
+        || !(body instanceof ObjectNode object)
+        || (object.has("tenant_id") && !object.get("tenant_id").isNull())) {
+      return body;
+    }
+    ObjectNode copy = object.deepCopy();
+    copy.put("tenant_id", fallbackTenant);
+    return copy;
+  }
+
+  private List<UUID> importFor(String tenantId, List<Validated> batch) {
+    TenantRow tenant = limits.lock(tenantId);
+    Set<String> seen = sources.existingKeys(tenantId);
+    List<NewSource> rows = new ArrayList<>();
+    for (Validated v : batch) {
+      if (seen.add(SourceRepository.key(v.input().connector(), v.input().url()))) {
+        rows.add(commands.newSource(v.id(), v.input()));
+      }
+    }
+    limits.checkRoom(tenant, rows.size());
+    sources.insertAll(rows, clock.instant());
+    return rows.stream().map(NewSource::id).toList();
+  }
+
+  private static void fail(List<String> errors) {
+    throw ApiException.badRequest(ImportErrors.capped(errors));
+  }
+
+  private record Validated(ImportEntry entry, SourceInput input, UUID id) {}
+}

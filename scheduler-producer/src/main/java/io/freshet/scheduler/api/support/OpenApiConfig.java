@@ -1,0 +1,165 @@
+package io.freshet.scheduler.api.support;
+
+import io.swagger.v3.core.converter.ModelConverters;
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+import java.lang.annotation.Annotation;
+import java.util.ArrayList;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.customizers.PropertyCustomizer;
+import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The OpenAPI document ({@code /v3/api-docs}): what the API is, its bearer scheme, every error
+ * response with the {@link ApiError} schema, and enums by their wire names.
+ */
+@Configuration(proxyBeanMethods = false)
+class OpenApiConfig {
+
+  static final String BEARER = "bearer";
+  static final String ERROR_SCHEMA = "ApiError";
+
+  static {
+    // free-form JSON (config, credentials, cursor) is an object, not Jackson's node class
+    SpringDocUtils.getConfig().replaceWithSchema(JsonNode.class, new ObjectSchema());
+  }
+
+  @Bean
+  OpenAPI freshetOpenApi() {
+    return new OpenAPI()
+        .info(
+            new Info()
+                .title("Freshet scheduler API")
+                .version("v1")
+                .description(
+                    "Sources and tenants of the Freshet scheduler. Every source is fetched by"
+                        + " the fetch-worker when due; its cadence lives in config.cadence. Every"
+                        + " call needs Authorization: Bearer <token>: reads (GET, HEAD) accept"
+                        + " the read-only token (freshet.api.read-token) or the write token"
+                        + " (freshet.api.token), writes only the write token. Put secrets (API"
+                        + " keys, passwords, header values) in credentials, which are sealed and"
+                        + " never shown: query parameters of url and config values with"
+                        + " secret-looking names (token, secret, password, key, auth, sig,"
+                        + " session, cookie, …) are shown as *** and a write that sends *** back"
+                        + " there is refused. Errors are {status, error, messages} with one"
+                        + " message per bad field."))
+        .components(
+            new Components()
+                .addSecuritySchemes(
+                    BEARER,
+                    new SecurityScheme()
+                        .type(SecurityScheme.Type.HTTP)
+                        .scheme("bearer")
+                        .description(
+                            "freshet.api.token (reads and writes) or freshet.api.read-token"
+                                + " (reads only)")))
+        .addSecurityItem(new SecurityRequirement().addList(BEARER));
+  }
+
+  /** A string constrained by {@link WireName} lists the enum's wire names. */
+  @Bean
+  PropertyCustomizer wireNameEnums() {
+    return (schema, type) -> {
+      Annotation[] annotations = type.getCtxAnnotations();
+      if (annotations != null) {
+        for (Annotation a : annotations) {
+          if (a instanceof WireName wireName) {
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            Schema<Object> raw = (Schema) schema;
+            raw.setEnum(new ArrayList<>(WireNames.all(wireName.value())));
+          }
+        }
+      }
+      return schema;
+    };
+  }
+
+  /**
+   * The errors every operation can answer, each with the {@link ApiError} body: 400 for a bad
+   * request, 401 without a valid token, 403 for a write with the read-only token, 404 for an
+   * unknown id, 413 for a body over the limit, 503 while the database is down; and the {@link
+   * ApiError} body on the 4xx the controllers document themselves (409), in place of the return
+   * type springdoc puts there.
+   */
+  @Bean
+  OpenApiCustomizer errorResponses() {
+    return openApi -> {
+      if (openApi.getComponents() == null) {
+        openApi.setComponents(new Components());
+      }
+      ModelConverters.getInstance()
+          .read(ApiError.class)
+          .forEach(openApi.getComponents()::addSchemas);
+      if (openApi.getPaths() == null) {
+        return;
+      }
+      openApi
+          .getPaths()
+          .forEach(
+              (path, item) ->
+                  item.readOperationsMap()
+                      .forEach(
+                          (method, operation) -> {
+                            if (operation.getResponses() == null) {
+                              operation.setResponses(new ApiResponses());
+                            }
+                            addErrors(
+                                path,
+                                method,
+                                operation.getRequestBody() != null,
+                                operation.getResponses());
+                          }));
+    };
+  }
+
+  private static void addErrors(
+      String path, PathItem.HttpMethod method, boolean hasBody, ApiResponses responses) {
+    boolean read = method == PathItem.HttpMethod.GET || method == PathItem.HttpMethod.HEAD;
+    add(responses, "400", "The request is invalid: one message per bad field or parameter");
+    add(responses, "401", "No bearer token, or not a valid one");
+    if (!read) {
+      add(responses, "403", "The read-only token cannot write");
+    }
+    if (path.contains("{")) {
+      add(responses, "404", "Nothing with this id");
+    }
+    if (hasBody) {
+      add(responses, "413", "The body is larger than the limit");
+      add(responses, "415", "The Content-Type is not one this operation reads");
+    }
+    add(responses, "503", "The database is unavailable; retry after Retry-After seconds");
+    responses.forEach(
+        (code, response) -> {
+          if (code.startsWith("4") || code.startsWith("5")) {
+            response.setContent(errorContent());
+          }
+        });
+  }
+
+  private static void add(ApiResponses responses, String code, String description) {
+    if (!responses.containsKey(code)) {
+      responses.addApiResponse(
+          code, new ApiResponse().description(description).content(errorContent()));
+    }
+  }
+
+  private static Content errorContent() {
+    return new Content()
+        .addMediaType(
+            org.springframework.http.MediaType.APPLICATION_JSON_VALUE,
+            new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + ERROR_SCHEMA)));
+  }
+}

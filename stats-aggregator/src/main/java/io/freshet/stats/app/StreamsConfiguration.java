@@ -1,0 +1,75 @@
+package io.freshet.stats.app;
+
+import io.freshet.schemas.serde.RegistrySettings;
+import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.stats.state.StatsUpdater;
+import io.freshet.stats.topology.SourceStatsTopology;
+import java.time.Clock;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaAdmin;
+
+/** Kafka wiring: topics bound to the registry, the topology, the Streams configuration. */
+@Configuration(proxyBeanMethods = false)
+class StreamsConfiguration {
+
+  @Bean
+  Clock clock() {
+    return Clock.systemUTC();
+  }
+
+  @Bean
+  FreshetTopics freshetTopics(StatsProperties props) {
+    return FreshetTopics.create(
+        RegistrySettings.of(props.registryUrl(), props.autoRegister()), props.partitions());
+  }
+
+  @Bean
+  StatsUpdater statsUpdater(StatsProperties props, Clock clock) {
+    return new StatsUpdater(props.settings(), clock);
+  }
+
+  @Bean
+  Topology sourceStatsTopology(FreshetTopics topics, StatsUpdater updater) {
+    return SourceStatsTopology.build(topics, updater);
+  }
+
+  /** The topics this service reads and writes, created if missing (the others create theirs). */
+  @Bean
+  KafkaAdmin.NewTopics statsTopics(FreshetTopics topics, StatsProperties props) {
+    if (!props.createTopics()) {
+      return new KafkaAdmin.NewTopics();
+    }
+    short rf = props.replicationFactor();
+    return new KafkaAdmin.NewTopics(
+        new NewTopic[] {
+          topics.fetchCompleted().newTopic(rf),
+          topics.fetchCompleted().newDlqTopic(rf),
+          topics.sourceStats().newTopic(rf)
+        });
+  }
+
+  @Bean
+  StreamsSettings streamsSettings(KafkaProperties kafka, StatsProperties props) {
+    Properties p = new Properties();
+    p.putAll(kafka.buildStreamsProperties());
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, props.applicationId());
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", kafka.getBootstrapServers()));
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.STATE_DIR_CONFIG, props.stateDir());
+    p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, props.standbyReplicas());
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, props.streamThreads());
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, props.commitInterval().toMillis());
+    p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, props.advertisedHost());
+    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) props.replicationFactor());
+    return new StreamsSettings(p);
+  }
+
+  /** The Kafka Streams client configuration, as one value. */
+  record StreamsSettings(Properties properties) {}
+}

@@ -1,0 +1,88 @@
+package io.freshet.stats.state;
+
+import io.freshet.cadence.estimate.RateTracker;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.SequencedSet;
+
+/**
+ * Everything the stats-aggregator keeps about one source: the rolling window of fetch summaries,
+ * the newest publication times, the bounded set of content hashes already counted, the outcomes
+ * already applied, the miss and empty streaks and the change-rate estimator's evidence. Mutable;
+ * one instance per source per update, owned by {@link StatsUpdater}.
+ */
+public final class SourceState {
+
+  /** Publication times kept: the feed-frequency rule's "last 10 items". */
+  public static final int RECENT_PUBLICATIONS = 10;
+
+  /** Marks "never" for epoch fields. */
+  public static final long NEVER = Long.MIN_VALUE;
+
+  final Deque<FetchSummary> window;
+
+  /** Newest first, distinct, at most {@link #RECENT_PUBLICATIONS}. */
+  final List<Long> recentPublished;
+
+  /** Insertion order = counting order; the oldest are evicted first. */
+  LongRing countedHashes;
+
+  /** Identities ({@code request_id@finished_at}) of the outcomes applied most recently. */
+  final SequencedSet<String> appliedOutcomes;
+
+  int consecutiveMisses;
+  int consecutiveEmpty;
+  long lastSuccessAt = NEVER;
+  long updatedAt = NEVER;
+  RateTracker.Snapshot rate;
+
+  SourceState(RateTracker.Snapshot rate) {
+    this.window = new ArrayDeque<>();
+    this.recentPublished = new ArrayList<>();
+    this.countedHashes = new LongRing(64);
+    this.appliedOutcomes = new LinkedHashSet<>();
+    this.rate = Objects.requireNonNull(rate);
+  }
+
+  /** The window, oldest first. */
+  public List<FetchSummary> window() {
+    return List.copyOf(window);
+  }
+
+  /** Publication times of the newest items, newest first, epoch milliseconds. */
+  public List<Long> recentPublished() {
+    return List.copyOf(recentPublished);
+  }
+
+  /** How many content hashes are remembered as counted. */
+  public int countedHashCount() {
+    return countedHashes.size();
+  }
+
+  public int consecutiveMisses() {
+    return consecutiveMisses;
+  }
+
+  public int consecutiveEmpty() {
+    return consecutiveEmpty;
+  }
+
+  /** Finish time of the last fetch that read the source, or {@link #NEVER}. */
+  public long lastSuccessAt() {
+    return lastSuccessAt;
+  }
+
+  /** Finish time of the newest outcome applied, or {@link #NEVER}. */
+  public long updatedAt() {
+    return updatedAt;
+  }
+
+  /** The change-rate estimator's evidence. */
+  public RateTracker.Snapshot rate() {
+    return rate;
+  }
+}

@@ -1,0 +1,161 @@
+package io.freshet.stats.state;
+
+import io.freshet.cadence.estimate.RateTracker;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * The per-source state in its store and changelog: a compact, versioned binary layout (a format
+ * byte, then fixed fields). Why not Avro against the registry like the topics: the state is private
+ * to this application (no other reader, no registry round trip on restore) and is read and written
+ * on every fetch, so size and speed matter more than self-description; the format byte lets a later
+ * layout read this one. Why not JSON: a window of 20 summaries plus 512 hashes is ~5 kB of binary
+ * but several times that as text, read and written per fetch.
+ */
+public final class SourceStateSerde implements Serde<SourceState> {
+
+  /** The layout written by this version. */
+  static final byte FORMAT = 1;
+
+  @Override
+  public Serializer<SourceState> serializer() {
+    return (topic, state) -> state == null ? null : write(state);
+  }
+
+  @Override
+  public Deserializer<SourceState> deserializer() {
+    return (topic, bytes) -> bytes == null ? null : read(bytes);
+  }
+
+  static byte[] write(SourceState s) {
+    try {
+      var bytes = new ByteArrayOutputStream(256 + s.countedHashes.size() * 8);
+      var out = new DataOutputStream(bytes);
+      out.writeByte(FORMAT);
+      out.writeInt(s.consecutiveMisses);
+      out.writeInt(s.consecutiveEmpty);
+      out.writeLong(s.lastSuccessAt);
+      out.writeLong(s.updatedAt);
+      out.writeShort(s.window.size());
+      for (FetchSummary f : s.window) {
+        out.writeLong(f.finishedAt());
+        out.writeInt(f.newItems());
+        for (int c : f.typeCounts()) {
+          out.writeInt(c);
+        }
+        out.writeShort(f.daysToEvent().length);
+        for (double d : f.daysToEvent()) {
+          out.writeDouble(d);
+        }
+      }
+      out.writeByte(s.recentPublished.size());
+      for (long p : s.recentPublished) {
+        out.writeLong(p);
+      }
+      long[] hashes = s.countedHashes.toArray();
+      out.writeInt(hashes.length);
+      for (long h : hashes) {
+        out.writeLong(h);
+      }
+      out.writeShort(s.appliedOutcomes.size());
+      for (String o : s.appliedOutcomes) {
+        out.writeUTF(o);
+      }
+      RateTracker.Snapshot r = s.rate;
+      out.writeDouble(r.itemCount());
+      out.writeDouble(r.itemExposureHours());
+      out.writeLong(r.itemUpdatedAt());
+      out.writeDouble(r.lastPageEstimate());
+      out.writeByte(r.intervals().length);
+      for (int j = 0; j < r.intervals().length; j++) {
+        out.writeDouble(r.intervals()[j]);
+        out.writeBoolean(r.changed()[j]);
+        out.writeLong(r.observedAt()[j]);
+      }
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static SourceState read(byte[] bytes) {
+    try {
+      var in = new DataInputStream(new ByteArrayInputStream(bytes));
+      byte format = in.readByte();
+      if (format != FORMAT) {
+        throw new SerializationException("unknown source-state format " + format);
+      }
+      int misses = in.readInt();
+      int empty = in.readInt();
+      long lastSuccess = in.readLong();
+      long updated = in.readLong();
+      int windowSize = in.readUnsignedShort();
+      var window = new java.util.ArrayList<FetchSummary>(windowSize);
+      for (int i = 0; i < windowSize; i++) {
+        long at = in.readLong();
+        int n = in.readInt();
+        int[] types = new int[SignalTypes.COUNT];
+        for (int t = 0; t < types.length; t++) {
+          types[t] = in.readInt();
+        }
+        double[] days = new double[in.readUnsignedShort()];
+        for (int d = 0; d < days.length; d++) {
+          days[d] = in.readDouble();
+        }
+        window.add(new FetchSummary(at, n, types, days));
+      }
+      int recent = in.readUnsignedByte();
+      var published = new java.util.ArrayList<Long>(recent);
+      for (int i = 0; i < recent; i++) {
+        published.add(in.readLong());
+      }
+      int hashes = in.readInt();
+      long[] counted = new long[hashes];
+      for (int i = 0; i < hashes; i++) {
+        counted[i] = in.readLong();
+      }
+      int outcomes = in.readUnsignedShort();
+      var applied = new java.util.ArrayList<String>(outcomes);
+      for (int i = 0; i < outcomes; i++) {
+        applied.add(in.readUTF());
+      }
+      double itemCount = in.readDouble();
+      double exposure = in.readDouble();
+      long itemUpdated = in.readLong();
+      double lastPage = in.readDouble();
+      int pages = in.readUnsignedByte();
+      double[] intervals = new double[pages];
+      boolean[] changed = new boolean[pages];
+      long[] observed = new long[pages];
+      for (int j = 0; j < pages; j++) {
+        intervals[j] = in.readDouble();
+        changed[j] = in.readBoolean();
+        observed[j] = in.readLong();
+      }
+      var state =
+          new SourceState(
+              new RateTracker.Snapshot(
+                  itemCount, exposure, itemUpdated, intervals, changed, observed, lastPage));
+      state.consecutiveMisses = misses;
+      state.consecutiveEmpty = empty;
+      state.lastSuccessAt = lastSuccess;
+      state.updatedAt = updated;
+      state.window.addAll(window);
+      state.recentPublished.addAll(published);
+      state.countedHashes = LongRing.of(counted);
+      state.appliedOutcomes.addAll(applied);
+      return state;
+    } catch (IOException e) {
+      throw new SerializationException("truncated or corrupt source state", e);
+    }
+  }
+}

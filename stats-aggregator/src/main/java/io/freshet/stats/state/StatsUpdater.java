@@ -1,0 +1,237 @@
+package io.freshet.stats.state;
+
+import io.freshet.cadence.estimate.RateTracker;
+import io.freshet.schemas.avro.FetchCompleted;
+import io.freshet.schemas.avro.ItemDigest;
+import io.freshet.schemas.avro.ItemNovelty;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Applies one {@code FetchCompleted} to a source's {@link SourceState}: the definitions of the
+ * module README, in plain Java. The clock only guards against a worker whose clock runs ahead: a
+ * fetch time later than now is taken as now, so one skewed worker cannot push the estimates into
+ * the future.
+ */
+public final class StatsUpdater {
+
+  /** What applying an outcome did. */
+  public enum Applied {
+    /** The state changed; new stats are due. */
+    UPDATED,
+    /** The same outcome (request id and finish time) was applied before: nothing changed. */
+    DUPLICATE,
+    /** An expired request (dropped unfetched) says nothing about the source: nothing changed. */
+    IGNORED
+  }
+
+  private static final double MILLIS_PER_DAY = 86_400_000.0;
+
+  private final StatsSettings settings;
+  private final Clock clock;
+
+  public StatsUpdater(StatsSettings settings, Clock clock) {
+    this.settings = Objects.requireNonNull(settings);
+    this.clock = Objects.requireNonNull(clock);
+  }
+
+  public StatsSettings settings() {
+    return settings;
+  }
+
+  /** The state of a source never seen before. */
+  public SourceState initial() {
+    return new SourceState(
+        new RateTracker(settings.rateWindowHours(), settings.priorRatePerHour()).snapshot());
+  }
+
+  /** Applies {@code outcome} to {@code state} (mutating it) and says what it did. */
+  public Applied apply(SourceState state, FetchCompleted outcome) {
+    switch (outcome.getStatus()) {
+      case expired -> {
+        return Applied.IGNORED;
+      }
+      case ok, partial, not_modified, failed -> {}
+      case unknown ->
+          throw new IllegalArgumentException(
+              "status unknown (a newer schema's symbol) must be dead-lettered before");
+    }
+    String identity = outcome.getRequestId() + "@" + outcome.getFinishedAt().toEpochMilli();
+    if (state.appliedOutcomes.contains(identity)) {
+      return Applied.DUPLICATE;
+    }
+    remember(state.appliedOutcomes, identity, settings.appliedOutcomes());
+
+    long at = Math.min(outcome.getFinishedAt().toEpochMilli(), clock.millis());
+    state.updatedAt = Math.max(state.updatedAt, at);
+    switch (outcome.getStatus()) {
+      case failed -> state.consecutiveMisses++;
+      case not_modified -> {
+        state.consecutiveMisses = 0;
+        state.consecutiveEmpty++;
+        addToWindow(state, FetchSummary.empty(at));
+        learnNothingChanged(state, at);
+        state.lastSuccessAt = at;
+      }
+      case ok, partial -> read(state, outcome.getItems(), at);
+      case expired, unknown -> throw new IllegalStateException("handled above");
+    }
+    return Applied.UPDATED;
+  }
+
+  private void read(SourceState state, List<ItemDigest> items, long at) {
+    int newItems = 0;
+    int[] typeCounts = new int[SignalTypes.COUNT];
+    List<Double> days = new ArrayList<>();
+    int datedNew = 0;
+    int dated = 0;
+    int seen = 0;
+    long oldestListed = Long.MAX_VALUE;
+    for (ItemDigest item : items) {
+      Long published = millis(item.getPublishedAt());
+      boolean usableDate = published != null && published <= at;
+      if (usableDate) {
+        dated++;
+        oldestListed = Math.min(oldestListed, published);
+        addPublication(state, published);
+      }
+      if (item.getNovelty() == ItemNovelty.seen) {
+        seen++;
+        continue;
+      }
+      if (!state.countedHashes.add(hash64(item.getContentHash()), settings.countedHashes())) {
+        continue; // counted before: a redelivered or re-emitted request marked it new again
+      }
+      newItems++;
+      typeCounts[SignalTypes.index(item.getSignalType())]++;
+      Long eventAt = millis(item.getEventAt());
+      if (eventAt != null && eventAt > at && days.size() < FetchSummary.MAX_EVENTS) {
+        days.add((eventAt - at) / MILLIS_PER_DAY);
+      }
+      if (usableDate) {
+        datedNew++;
+      }
+    }
+    state.consecutiveMisses = 0;
+    state.consecutiveEmpty = newItems == 0 ? state.consecutiveEmpty + 1 : 0;
+    addToWindow(
+        state,
+        new FetchSummary(
+            at, newItems, typeCounts, days.stream().mapToDouble(Double::doubleValue).toArray()));
+    learn(state, at, newItems, dated, datedNew, seen, oldestListed);
+    state.lastSuccessAt = at;
+  }
+
+  /**
+   * Feeds the estimator as the simulator does: item times when the source gives them, changed / not
+   * changed otherwise. On the first read, or when every listed item is new and the list does not
+   * reach back to the previous read (it overflowed), the evidence starts at the oldest listed item,
+   * which is not counted.
+   */
+  private void learn(
+      SourceState state, long at, int newItems, int dated, int datedNew, int seen, long oldest) {
+    RateTracker tracker = tracker(state);
+    long atSec = at / 1000;
+    if (dated > 0) {
+      boolean first = state.lastSuccessAt == SourceState.NEVER;
+      boolean overflowed = !first && seen == 0 && oldest > state.lastSuccessAt;
+      if (first || overflowed) {
+        tracker.observeItems(atSec, Math.max(0, Math.min(datedNew, dated) - 1), oldest / 1000);
+      } else {
+        tracker.observeItems(atSec, datedNew, state.lastSuccessAt / 1000);
+      }
+    } else if (state.lastSuccessAt != SourceState.NEVER) {
+      if (state.rate.itemExposureHours() > 0) {
+        tracker.observeItems(atSec, newItems, state.lastSuccessAt / 1000);
+      } else {
+        tracker.observeChange(atSec, state.lastSuccessAt / 1000, newItems > 0);
+      }
+    }
+    state.rate = tracker.snapshot();
+  }
+
+  private void learnNothingChanged(SourceState state, long at) {
+    if (state.lastSuccessAt == SourceState.NEVER) {
+      return;
+    }
+    RateTracker tracker = tracker(state);
+    if (state.rate.itemExposureHours() > 0) {
+      tracker.observeItems(at / 1000, 0, state.lastSuccessAt / 1000);
+    } else {
+      tracker.observeChange(at / 1000, state.lastSuccessAt / 1000, false);
+    }
+    state.rate = tracker.snapshot();
+  }
+
+  /** The estimator holding {@code state}'s evidence. */
+  public RateTracker tracker(SourceState state) {
+    return RateTracker.restore(settings.rateWindowHours(), settings.priorRatePerHour(), state.rate);
+  }
+
+  private void addToWindow(SourceState state, FetchSummary summary) {
+    state.window.addLast(summary);
+    while (state.window.size() > settings.windowSize()) {
+      state.window.removeFirst();
+    }
+  }
+
+  private static void addPublication(SourceState state, long published) {
+    List<Long> recent = state.recentPublished;
+    int i = 0;
+    while (i < recent.size() && recent.get(i) > published) {
+      i++;
+    }
+    if (i < recent.size() && recent.get(i) == published) {
+      return;
+    }
+    if (i >= SourceState.RECENT_PUBLICATIONS) {
+      return;
+    }
+    recent.add(i, published);
+    if (recent.size() > SourceState.RECENT_PUBLICATIONS) {
+      recent.removeLast();
+    }
+  }
+
+  /** Adds {@code value} unless present, evicting the oldest beyond {@code capacity}. */
+  private static <T> boolean remember(java.util.SequencedSet<T> set, T value, int capacity) {
+    if (!set.add(value)) {
+      return false;
+    }
+    Iterator<T> oldest = set.iterator();
+    while (set.size() > capacity && oldest.hasNext()) {
+      oldest.next();
+      oldest.remove();
+    }
+    return true;
+  }
+
+  /**
+   * 64 bits of a content hash: its first 16 hex digits (SHA-256 is uniform, so collisions within
+   * one source's few hundred remembered hashes are negligible); a non-hex hash is hashed with
+   * FNV-1a.
+   */
+  static long hash64(String contentHash) {
+    if (contentHash.length() >= 16) {
+      try {
+        return Long.parseUnsignedLong(contentHash.substring(0, 16), 16);
+      } catch (NumberFormatException notHex) {
+        // fall through
+      }
+    }
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < contentHash.length(); i++) {
+      h ^= contentHash.charAt(i);
+      h *= 0x100000001b3L;
+    }
+    return h;
+  }
+
+  private static Long millis(Instant instant) {
+    return instant == null ? null : instant.toEpochMilli();
+  }
+}

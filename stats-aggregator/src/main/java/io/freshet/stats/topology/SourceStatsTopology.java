@@ -1,0 +1,81 @@
+package io.freshet.stats.topology;
+
+import io.freshet.schemas.avro.FetchCompleted;
+import io.freshet.schemas.avro.SourceStats;
+import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.schemas.topic.Topic;
+import io.freshet.stats.state.SourceState;
+import io.freshet.stats.state.SourceStateSerde;
+import io.freshet.stats.state.StatsDeriver;
+import io.freshet.stats.state.StatsUpdater;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The stats topology, built by the one method that production and the {@code TopologyTestDriver}
+ * tests share:
+ *
+ * <pre>
+ * freshet.fetch.completed.v1 ──▶ [fetch-completed-source] ──▶ [source-stats-updater] ──▶ [source-stats-sink] ──▶ freshet.source.stats.v1
+ *   (key = source_id, raw bytes)                                │ store source-stats-state   └▶ [fetch-completed-dlq-sink] ──▶ freshet.fetch.completed.v1.dlq
+ * </pre>
+ *
+ * No repartition topic: the input is keyed by source id (the topic's contract), and a record whose
+ * key is not its source id is a poison record (dead-lettered), not re-keyed.
+ */
+public final class SourceStatsTopology {
+
+  public static final String SOURCE = "fetch-completed-source";
+  public static final String PROCESSOR = "source-stats-updater";
+  public static final String STORE = "source-stats-state";
+  public static final String STATS_SINK = "source-stats-sink";
+  public static final String DLQ_SINK = "fetch-completed-dlq-sink";
+
+  private SourceStatsTopology() {}
+
+  /** The production topology, with the topics' serdes bound to the schema registry. */
+  public static Topology build(FreshetTopics topics, StatsUpdater updater) {
+    return build(topics.fetchCompleted(), topics.sourceStats(), updater);
+  }
+
+  /**
+   * The topology over the given topic descriptors: production passes the registry-bound ones,
+   * {@code TopologyTestDriver} tests the same names with an in-memory Avro serde.
+   */
+  public static Topology build(
+      Topic<String, FetchCompleted> completed,
+      Topic<String, SourceStats> stats,
+      StatsUpdater updater) {
+    var deriver = new StatsDeriver(updater);
+    StoreBuilder<KeyValueStore<String, SourceState>> store =
+        Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(STORE), Serdes.String(), new SourceStateSerde())
+            .withCachingEnabled();
+    return new Topology()
+        .addSource(
+            SOURCE,
+            completed.keySerde().deserializer(),
+            new ByteArrayDeserializer(),
+            completed.name())
+        .addProcessor(
+            PROCESSOR, () -> new SourceStatsProcessor(completed, updater, deriver), SOURCE)
+        .addStateStore(store, PROCESSOR)
+        .addSink(
+            STATS_SINK,
+            stats.name(),
+            stats.keySerde().serializer(),
+            stats.valueSerde().serializer(),
+            PROCESSOR)
+        .addSink(
+            DLQ_SINK,
+            completed.dlqName(),
+            completed.keySerde().serializer(),
+            new ByteArraySerializer(),
+            PROCESSOR);
+  }
+}
