@@ -192,6 +192,7 @@ public final class LocalStack {
                               + "/sources?tenant_id="
                               + StackSettings.TENANT
                               + "&size=1"))
+                  .header("Authorization", "Bearer " + token)
                   .GET()
                   .build(),
               false);
@@ -208,7 +209,9 @@ public final class LocalStack {
           http,
           HttpRequest.newBuilder(
                   URI.create(
-                      s.schedulerUrl() + "/sources/import?tenant_id=" + StackSettings.TENANT))
+                      s.schedulerUrl()
+                          + "/sources/import/ndjson?tenant_id="
+                          + StackSettings.TENANT))
               .header("Authorization", "Bearer " + token)
               .header("Content-Type", "application/x-ndjson")
               .POST(HttpRequest.BodyPublishers.ofString(ndjson))

@@ -43,7 +43,7 @@ public final class Services implements AutoCloseable {
                 "FRESHET_STATS_STATE_DIR",
                 s.home().resolve("stats-state").toString(),
                 "ADVERTISED_HOST",
-                "127.0.0.1")),
+                "127.0.0.1:" + s.statsPort())),
         new Service(
             "fetch-worker",
             s.workerPort(),
