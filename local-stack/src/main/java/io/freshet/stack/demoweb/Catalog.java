@@ -51,6 +51,8 @@ public final class Catalog {
     int itemSources = Math.min(itemCapacity, (int) Math.round(total * 0.575));
     int pageSources = Math.min(pages.sources(), total - itemSources);
     itemSources = Math.min(itemCapacity, total - pageSources);
+    int[] feedOrder = busiestFirst(feeds, settings);
+    int[] pageOrder = busiestFirst(pages, settings);
     Map<String, DemoSource> out = new LinkedHashMap<>();
     int k = 0;
     int items = 0;
@@ -62,7 +64,7 @@ public final class Catalog {
               && (pagesMade >= pageSources || items * pageSources <= pagesMade * itemSources);
       if (takeItem) {
         Kind kind = ITEM_KINDS[items % ITEM_KINDS.length];
-        int f = items / ITEM_KINDS.length;
+        int f = feedOrder[items / ITEM_KINDS.length];
         String traceId = feeds.ids().get(f);
         String id = kind.pathSegment() + "-" + traceId;
         out.put(id, source(id, kind, traceId, feeds.times()[f], k, settings));
@@ -77,6 +79,34 @@ public final class Catalog {
     }
     return new Catalog(out);
   }
+
+  /**
+   * Trace indices ordered by how many events fall in the first {@link #LIVELY_WINDOW} of the
+   * replay, most first (ties by trace order): a small catalog is as lively as the traces allow, and
+   * a full one still holds every trace.
+   */
+  static int[] busiestFirst(Trace trace, DemoWebSettings settings) {
+    long from = settings.traceStart().getEpochSecond();
+    long to = from + LIVELY_WINDOW.toSeconds();
+    int n = trace.sources();
+    int[] activity = new int[n];
+    for (int i = 0; i < n; i++) {
+      for (long t : trace.times()[i]) {
+        if (t >= from && t < to) {
+          activity[i]++;
+        }
+      }
+    }
+    return java.util.stream.IntStream.range(0, n)
+        .boxed()
+        .sorted(
+            java.util.Comparator.<Integer>comparingInt(i -> -activity[i]).thenComparingInt(i -> i))
+        .mapToInt(Integer::intValue)
+        .toArray();
+  }
+
+  /** The span of trace time over which {@link #busiestFirst} counts events. */
+  static final java.time.Duration LIVELY_WINDOW = java.time.Duration.ofDays(30);
 
   private static DemoSource source(
       String id, Kind kind, String traceId, long[] events, int k, DemoWebSettings settings) {

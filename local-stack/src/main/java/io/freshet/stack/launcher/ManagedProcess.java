@@ -131,6 +131,16 @@ public final class ManagedProcess {
         name + ": " + what + " not ready after " + timeout.toSeconds() + " s; see " + log);
   }
 
+  /** SIGKILL, waiting until the process is gone. */
+  public void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** SIGTERM, then SIGKILL after {@code grace}. */
   public void stop(Duration grace) {
     if (process.isAlive()) {

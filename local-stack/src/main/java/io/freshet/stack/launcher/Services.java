@@ -65,33 +65,57 @@ public final class Services implements AutoCloseable {
   public List<String> start() throws IOException {
     List<String> skipped = new ArrayList<>();
     for (Service svc : services()) {
-      Path jar = execJar(svc.module());
-      if (jar == null) {
+      if (execJar(svc.module()) == null) {
         skipped.add(svc.module());
-        continue;
+      } else {
+        running.add(startOne(svc));
       }
-      Map<String, String> env = new HashMap<>(svc.env());
-      env.put("PORT", Integer.toString(svc.port()));
-      env.put("KAFKA_BOOTSTRAP_SERVERS", s.bootstrapServers());
-      env.put("REGISTRY_URL", s.registryApiUrl());
-      env.put("DATABASE_USER", "postgres");
-      env.put("DATABASE_PASSWORD", "postgres");
-      env.put("FRESHET_KAFKA_AUTO_REGISTER", "true");
-      List<String> command =
-          List.of(
-              java,
-              "-Xmx384m",
-              "-XX:TieredStopAtLevel=1",
-              "-XX:+UseSerialGC",
-              "-jar",
-              jar.toString());
-      ManagedProcess p =
-          ManagedProcess.start(s, svc.module(), command, env, s.home().resolve(svc.module()));
-      running.add(p);
-      p.awaitHttpOk(
-          "http://127.0.0.1:" + svc.port() + "/actuator/health/readiness", Duration.ofSeconds(180));
     }
     return skipped;
+  }
+
+  private ManagedProcess startOne(Service svc) throws IOException {
+    Path jar = execJar(svc.module());
+    Map<String, String> env = new HashMap<>(svc.env());
+    env.put("PORT", Integer.toString(svc.port()));
+    env.put("KAFKA_BOOTSTRAP_SERVERS", s.bootstrapServers());
+    env.put("REGISTRY_URL", s.registryApiUrl());
+    env.put("DATABASE_USER", "postgres");
+    env.put("DATABASE_PASSWORD", "postgres");
+    List<String> command =
+        List.of(
+            java,
+            "-Xmx384m",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-jar",
+            jar.toString());
+    ManagedProcess p =
+        ManagedProcess.start(s, svc.module(), command, env, s.home().resolve(svc.module()));
+    p.awaitHttpOk(
+        "http://127.0.0.1:" + svc.port() + "/actuator/health/readiness", Duration.ofSeconds(180));
+    return p;
+  }
+
+  /** SIGKILL of one running service (a fault test's crash): no shutdown hook, no clean close. */
+  public void kill(String module) {
+    for (ManagedProcess p : running) {
+      if (p.name().equals(module)) {
+        p.kill();
+      }
+    }
+  }
+
+  /** Starts {@code module} again (after {@link #kill}) and waits for its readiness. */
+  public void restart(String module) throws IOException {
+    for (Service svc : services()) {
+      if (svc.module().equals(module)) {
+        running.removeIf(p -> p.name().equals(module) && !p.isAlive());
+        running.add(startOne(svc));
+        return;
+      }
+    }
+    throw new IllegalArgumentException("no service " + module);
   }
 
   public List<ManagedProcess> running() {

@@ -37,14 +37,35 @@ class CatalogTest {
   @Test
   void theTimelinesAreTheTracesOwn() {
     Catalog c = Catalog.fromBundledTraces(DemoWebSettings.defaults().withSources(50));
-    DemoSource rss = c.get("rss-feed-0001");
-    DemoSource atom = c.get("atom-feed-0001");
-    assertThat(rss.traceId()).isEqualTo("feed-0001");
+    DemoSource rss = c.ofKind(Kind.RSS).getFirst();
+    DemoSource atom = c.get("atom-" + rss.traceId());
     assertThat(rss.events()).isEqualTo(atom.events());
     assertThat(rss.events()).hasSizeGreaterThan(1);
-    assertThat(c.get("page-0001").events()[0])
+    assertThat(
+            Catalog.fromBundledTraces(DemoWebSettings.defaults().withSources(1_000))
+                .get("page-0001")
+                .events()[0])
         .isEqualTo(java.time.Instant.parse("2022-07-13T23:41:58Z").getEpochSecond());
     assertThat(Arrays.stream(rss.events()).sorted().toArray()).isEqualTo(rss.events());
+  }
+
+  @Test
+  void aSmallCatalogTakesTheTracesBusiestAtTheReplayStartFirst() {
+    var settings = DemoWebSettings.defaults();
+    long from = settings.traceStart().getEpochSecond();
+    long to = from + Catalog.LIVELY_WINDOW.toSeconds();
+    Catalog small = Catalog.fromBundledTraces(settings.withSources(40));
+    Catalog full = Catalog.fromBundledTraces(settings);
+    long smallEvents = eventsIn(small.sources(), from, to);
+    assertThat(smallEvents).isGreaterThan(100);
+    // The 40 busiest hold more than 40 random ones would: a good share of the full catalog's.
+    assertThat(smallEvents * 1_000 / 40).isGreaterThan(eventsIn(full.sources(), from, to));
+  }
+
+  static long eventsIn(java.util.Collection<DemoSource> sources, long from, long to) {
+    return sources.stream()
+        .mapToLong(s -> Arrays.stream(s.events()).filter(t -> t >= from && t < to).count())
+        .sum();
   }
 
   @Test
