@@ -1,0 +1,174 @@
+package io.freshet.stack.demoweb;
+
+import io.freshet.cadence.sim.Trace;
+import io.freshet.cadence.sim.TraceCsv;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The demo sources, built deterministically from two traces: feed traces become feeds (RSS, Atom,
+ * JSON Feed), calendars and sync-token APIs — each feed trace once per kind — and page traces
+ * become HTML pages. Sources are spread over {@code hosts} loopback addresses; a few hosts
+ * misbehave (see {@link #behaviourOf(int)}).
+ */
+public final class Catalog {
+
+  /** Kinds that take their timelines from the feed trace, in the order sources cycle through. */
+  static final Kind[] ITEM_KINDS = {Kind.RSS, Kind.ATOM, Kind.JSON_FEED, Kind.ICAL, Kind.JSON_API};
+
+  /** Out of every this many hosts, the last five misbehave (one per misbehaviour). */
+  static final int MISBEHAVING_PERIOD = 80;
+
+  private final Map<String, DemoSource> byId;
+
+  private Catalog(Map<String, DemoSource> byId) {
+    this.byId = byId;
+  }
+
+  /** Reads the traces shipped in this module's resources (see traces/ATTRIBUTION.md there). */
+  public static Catalog fromBundledTraces(DemoWebSettings settings) {
+    return build(
+        readGzipResource("traces/feeds.csv.gz"), readGzipResource("traces/pages.csv.gz"), settings);
+  }
+
+  /**
+   * Builds {@code settings.sources()} sources: up to 57.5 % from feed traces (every item kind in
+   * turn), the rest pages, each capped by what the traces hold.
+   */
+  public static Catalog build(Trace feeds, Trace pages, DemoWebSettings settings) {
+    int total = settings.sources();
+    int itemCapacity = feeds.sources() * ITEM_KINDS.length;
+    int itemSources = Math.min(itemCapacity, (int) Math.round(total * 0.575));
+    int pageSources = Math.min(pages.sources(), total - itemSources);
+    itemSources = Math.min(itemCapacity, total - pageSources);
+    int[] feedOrder = busiestFirst(feeds, settings);
+    int[] pageOrder = busiestFirst(pages, settings);
+    Map<String, DemoSource> out = new LinkedHashMap<>();
+    int k = 0;
+    int items = 0;
+    int pagesMade = 0;
+    // Interleave so that any prefix of the catalog holds every kind.
+    while (items < itemSources || pagesMade < pageSources) {
+      boolean takeItem =
+          items < itemSources
+              && (pagesMade >= pageSources || items * pageSources <= pagesMade * itemSources);
+      if (takeItem) {
+        Kind kind = ITEM_KINDS[items % ITEM_KINDS.length];
+        int f = feedOrder[items / ITEM_KINDS.length];
+        String traceId = feeds.ids().get(f);
+        String id = kind.pathSegment() + "-" + traceId;
+        out.put(id, source(id, kind, traceId, feeds.times()[f], k, settings));
+        items++;
+      } else {
+        String traceId = pages.ids().get(pagesMade);
+        out.put(
+            traceId, source(traceId, Kind.HTML, traceId, pages.times()[pagesMade], k, settings));
+        pagesMade++;
+      }
+      k++;
+    }
+    return new Catalog(out);
+  }
+
+  /**
+   * Trace indices ordered by how many events fall in the first {@link #LIVELY_WINDOW} of the
+   * replay, most first (ties by trace order): a small catalog is as lively as the traces allow, and
+   * a full one still holds every trace.
+   */
+  static int[] busiestFirst(Trace trace, DemoWebSettings settings) {
+    long from = settings.traceStart().getEpochSecond();
+    long to = from + LIVELY_WINDOW.toSeconds();
+    int n = trace.sources();
+    int[] activity = new int[n];
+    for (int i = 0; i < n; i++) {
+      for (long t : trace.times()[i]) {
+        if (t >= from && t < to) {
+          activity[i]++;
+        }
+      }
+    }
+    return java.util.stream.IntStream.range(0, n)
+        .boxed()
+        .sorted(
+            java.util.Comparator.<Integer>comparingInt(i -> -activity[i]).thenComparingInt(i -> i))
+        .mapToInt(Integer::intValue)
+        .toArray();
+  }
+
+  /** The span of trace time over which {@link #busiestFirst} counts events. */
+  static final java.time.Duration LIVELY_WINDOW = java.time.Duration.ofDays(30);
+
+  private static DemoSource source(
+      String id, Kind kind, String traceId, long[] events, int k, DemoWebSettings settings) {
+    int hostNumber = 1 + k % settings.hosts();
+    Behaviour behaviour = settings.misbehaving() ? behaviourOf(hostNumber) : Behaviour.NORMAL;
+    return new DemoSource(
+        id, kind, hostAddress(hostNumber), behaviour, traceId, events, settings.window());
+  }
+
+  /** Host {@code n} (1-based) → 127.0.x.y, one loopback address per host. */
+  static String hostAddress(int n) {
+    int i = n - 1;
+    return "127.0." + (1 + i / 254) + "." + (1 + i % 254);
+  }
+
+  /** Hosts 75–79 of every 80 misbehave, one way each; every other host behaves. */
+  static Behaviour behaviourOf(int hostNumber) {
+    return switch (hostNumber % MISBEHAVING_PERIOD) {
+      case 75 -> Behaviour.RATE_LIMITED;
+      case 76 -> Behaviour.FLAKY;
+      case 77 -> Behaviour.SLOW;
+      case 78 -> Behaviour.MALFORMED;
+      case 79 -> Behaviour.REDIRECT_LOOP;
+      default -> Behaviour.NORMAL;
+    };
+  }
+
+  public DemoSource get(String id) {
+    return byId.get(id);
+  }
+
+  public Collection<DemoSource> sources() {
+    return byId.values();
+  }
+
+  public int size() {
+    return byId.size();
+  }
+
+  /** The sources of one kind, in catalog order. */
+  public List<DemoSource> ofKind(Kind kind) {
+    List<DemoSource> out = new ArrayList<>();
+    for (DemoSource s : byId.values()) {
+      if (s.kind() == kind) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  private static Trace readGzipResource(String name) {
+    try (InputStream raw = Catalog.class.getResourceAsStream(name)) {
+      if (raw == null) {
+        throw new IllegalStateException("resource " + name + " missing from the demo web's jar");
+      }
+      try (var in =
+          new BufferedReader(
+              new InputStreamReader(new GZIPInputStream(raw), StandardCharsets.UTF_8))) {
+        return TraceCsv.read(in);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read trace " + name, e);
+    }
+  }
+}

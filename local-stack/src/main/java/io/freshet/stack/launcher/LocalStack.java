@@ -1,0 +1,318 @@
+package io.freshet.stack.launcher;
+
+import io.freshet.schemas.registry.SchemaRegistrar;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The launcher behind {@code ./freshet}: {@code up} (everything, live progress until stopped),
+ * {@code infra} (Kafka, PostgreSQL and the registry only), {@code status [--json]}. One line on
+ * stderr and exit 1 on a failure it can name.
+ */
+public final class LocalStack {
+
+  private final StackSettings s;
+  private final String java;
+  private final List<AutoCloseable> toStop = new ArrayList<>();
+  private ManagedProcess demoWeb;
+
+  LocalStack(StackSettings settings, String java) {
+    this.s = settings;
+    this.java = java;
+  }
+
+  public static void main(String[] args) {
+    String command = args.length == 0 ? "up" : args[0];
+    try {
+      StackSettings settings =
+          StackSettings.fromEnvironment(
+              System.getenv(), Path.of(System.getProperty("freshet.project.dir", ".")));
+      String java = ProcessHandle.current().info().command().orElse("java");
+      LocalStack stack = new LocalStack(settings, java);
+      switch (command) {
+        case "up" -> stack.up(true, List.of(args).contains("--no-progress"));
+        case "infra" -> stack.up(false, true);
+        case "status" -> stack.status(List.of(args).contains("--json"));
+        default -> {
+          System.err.println("unknown command '" + command + "' (up, infra, status)");
+          System.exit(2);
+        }
+      }
+    } catch (StackException | IllegalArgumentException e) {
+      System.err.println("freshet: " + e.getMessage());
+      System.exit(1);
+    } catch (IOException e) {
+      System.err.println("freshet: " + e);
+      System.exit(1);
+    }
+  }
+
+  void up(boolean everything, boolean quiet) throws IOException {
+    List<String> problems = Preflight.problems(s);
+    if (!problems.isEmpty()) {
+      throw new StackException(String.join("; ", problems));
+    }
+    Files.createDirectories(s.home().resolve("run"));
+    Files.writeString(
+        s.home().resolve("run/launcher.pid"), Long.toString(ProcessHandle.current().pid()));
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.out.println(
+                      "\nfreshet: stopping (services, demo web, registry, Kafka, PostgreSQL) ...");
+                  stopAll();
+                  stopped.countDown();
+                  System.out.println("freshet: stopped; data kept in " + s.home());
+                },
+                "freshet-stop"));
+    long t0 = System.nanoTime();
+    say("starting Kafka, PostgreSQL and the schema registry (data in " + s.home() + ")");
+    Infrastructure infra = new Infrastructure(s, java);
+    toStop.add(infra);
+    infra.start();
+    for (var r : new SchemaRegistrar(s.registryCcompatUrl()).registerAll()) {
+      say("schema " + r.subject() + " registered, id " + r.id());
+    }
+    say(
+        "infrastructure ready in "
+            + (System.nanoTime() - t0) / 1_000_000
+            + " ms: Kafka "
+            + s.bootstrapServers()
+            + ", PostgreSQL "
+            + s.jdbcUrl("freshet")
+            + ", registry "
+            + s.registryCcompatUrl());
+    if (everything) {
+      startDemoWeb();
+      Services services = new Services(s, java);
+      toStop.add(services);
+      List<String> skipped = services.start();
+      for (String m : skipped) {
+        say(m + ": not built here (no " + m + "/target/" + m + "-*-exec.jar), not started");
+      }
+      registerDemoSources(services.apiToken(), skipped.contains("scheduler-producer"));
+      say(
+          "all services healthy in "
+              + (System.nanoTime() - t0) / 1_000_000
+              + " ms; logs in "
+              + s.logs());
+    }
+    if (quiet) {
+      awaitQuietly(stopped);
+    } else {
+      liveProgress(stopped);
+    }
+  }
+
+  private void startDemoWeb() throws IOException {
+    Path dir = Files.createDirectories(s.home().resolve("demo-web"));
+    Path originFile = dir.resolve("origin");
+    if (!Files.exists(originFile)) {
+      Files.writeString(originFile, Instant.now().toString());
+    }
+    String origin = Files.readString(originFile).trim();
+    Path target = s.projectDir().resolve("local-stack/target");
+    String cp =
+        target.resolve("classes")
+            + File.pathSeparator
+            + Files.readString(target.resolve("local-stack.classpath")).trim();
+    demoWeb =
+        ManagedProcess.start(
+            s,
+            "demo-web",
+            List.of(
+                java,
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-cp",
+                cp,
+                "io.freshet.stack.demoweb.DemoWebMain"),
+            Map.of(
+                "DEMO_WEB_PORT",
+                Integer.toString(s.demoWebPort()),
+                "DEMO_WEB_SOURCES",
+                Integer.toString(s.demoSources()),
+                "DEMO_WEB_SCALE",
+                Double.toString(s.demoScale()),
+                "DEMO_WEB_ORIGIN",
+                origin),
+            dir);
+    demoWeb.awaitHttpOk(s.demoWebUrl() + "/_health", Duration.ofSeconds(60));
+    say(
+        "demo web: "
+            + s.demoSources()
+            + " sources at "
+            + s.demoWebUrl()
+            + " (ground truth at /_truth), replay started "
+            + origin);
+  }
+
+  private void registerDemoSources(String token, boolean noScheduler) {
+    if (noScheduler) {
+      say("demo sources not registered: scheduler-producer is not running");
+      return;
+    }
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    try {
+      send(
+          http,
+          HttpRequest.newBuilder(URI.create(s.schedulerUrl() + "/tenants"))
+              .header("Authorization", "Bearer " + token)
+              .header("Content-Type", "application/json")
+              .POST(
+                  HttpRequest.BodyPublishers.ofString(
+                      "{\"id\":\""
+                          + StackSettings.TENANT
+                          + "\",\"tier\":\"pro\",\"max_sources\":"
+                          + Math.max(1000, s.demoSources())
+                          + "}"))
+              .build(),
+          true);
+      String existing =
+          send(
+              http,
+              HttpRequest.newBuilder(
+                      URI.create(
+                          s.schedulerUrl()
+                              + "/sources?tenant_id="
+                              + StackSettings.TENANT
+                              + "&size=1"))
+                  .header("Authorization", "Bearer " + token)
+                  .GET()
+                  .build(),
+              false);
+      if (!existing.contains("\"total\":0")) {
+        say("demo sources already registered (resuming)");
+        return;
+      }
+      String ndjson =
+          send(
+              http,
+              HttpRequest.newBuilder(URI.create(s.demoWebUrl() + "/_sources")).GET().build(),
+              false);
+      send(
+          http,
+          HttpRequest.newBuilder(
+                  URI.create(
+                      s.schedulerUrl()
+                          + "/sources/import/ndjson?tenant_id="
+                          + StackSettings.TENANT))
+              .header("Authorization", "Bearer " + token)
+              .header("Content-Type", "application/x-ndjson")
+              .POST(HttpRequest.BodyPublishers.ofString(ndjson))
+              .build(),
+          false);
+      say("demo sources registered: " + ndjson.lines().count());
+    } catch (IOException e) {
+      throw new StackException("registering the demo sources failed: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static String send(HttpClient http, HttpRequest request, boolean conflictOk)
+      throws IOException, InterruptedException {
+    HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() / 100 != 2 && !(conflictOk && r.statusCode() == 409)) {
+      throw new IOException(
+          request.method()
+              + " "
+              + request.uri().getPath()
+              + " answered "
+              + r.statusCode()
+              + ": "
+              + r.body().lines().findFirst().orElse(""));
+    }
+    return r.body();
+  }
+
+  private void liveProgress(CountDownLatch stopped) {
+    Progress progress = new Progress(s);
+    boolean tty = System.console() != null;
+    int previousLines = 0;
+    while (stopped.getCount() > 0) {
+      List<String> lines = new ArrayList<>();
+      lines.add(
+          "Freshet local stack — "
+              + Instant.now().toString().substring(0, 19)
+              + "Z — Ctrl-C stops everything");
+      lines.addAll(Progress.text(progress.figures()));
+      StringBuilder b = new StringBuilder();
+      if (tty && previousLines > 0) {
+        b.append("\033[").append(previousLines).append("A");
+      }
+      for (String l : lines) {
+        b.append(l).append(tty ? "\033[K\n" : "\n");
+      }
+      System.out.print(b);
+      System.out.flush();
+      previousLines = lines.size();
+      try {
+        if (stopped.await(tty ? 2 : 30, TimeUnit.SECONDS)) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch stopped) {
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  void status(boolean json) {
+    var figures = new Progress(s).figures();
+    if (json) {
+      System.out.println(Progress.json(figures));
+    } else {
+      Progress.text(figures).forEach(System.out::println);
+    }
+  }
+
+  private synchronized void stopAll() {
+    for (int i = toStop.size() - 1; i >= 0; i--) {
+      if (i == 0 && demoWeb != null) {
+        demoWeb.stop(Duration.ofSeconds(5)); // after the services, before the infrastructure
+      }
+      try {
+        toStop.get(i).close();
+      } catch (Exception e) {
+        System.err.println(
+            "freshet: stopping "
+                + toStop.get(i).getClass().getSimpleName()
+                + ": "
+                + e.getMessage());
+      }
+    }
+    toStop.clear();
+    try {
+      Files.deleteIfExists(s.home().resolve("run/launcher.pid"));
+    } catch (IOException ignored) {
+      // checked for liveness by ./freshet
+    }
+  }
+
+  private static void say(String line) {
+    System.out.println("freshet: " + line);
+  }
+}

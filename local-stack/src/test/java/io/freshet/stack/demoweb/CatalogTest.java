@@ -1,0 +1,79 @@
+package io.freshet.stack.demoweb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class CatalogTest {
+
+  @Test
+  void aThousandSourcesFromTheBundledTracesCoverEveryKindAndEveryMisbehaviour() {
+    Catalog c = Catalog.fromBundledTraces(DemoWebSettings.defaults());
+    assertThat(c.size()).isEqualTo(1_000);
+    assertThat(c.sources().stream().map(DemoSource::kind).collect(Collectors.toSet()))
+        .isEqualTo(EnumSet.allOf(Kind.class));
+    assertThat(c.ofKind(Kind.HTML)).hasSize(425);
+    assertThat(c.ofKind(Kind.ICAL)).hasSize(115);
+    assertThat(c.sources().stream().map(DemoSource::behaviour).collect(Collectors.toSet()))
+        .isEqualTo(EnumSet.allOf(Behaviour.class));
+    long misbehaving = c.sources().stream().filter(s -> s.behaviour() != Behaviour.NORMAL).count();
+    assertThat(misbehaving).isBetween(40L, 60L);
+    assertThat(c.sources().stream().map(DemoSource::host).collect(Collectors.toSet())).hasSize(200);
+  }
+
+  @Test
+  void aSmallCatalogHoldsEveryKindAndOnlyWellBehavedHosts() {
+    Catalog c = Catalog.fromBundledTraces(DemoWebSettings.defaults().withSources(12));
+    assertThat(c.sources().stream().map(DemoSource::kind).collect(Collectors.toSet()))
+        .isEqualTo(EnumSet.allOf(Kind.class));
+    assertThat(c.sources()).allMatch(s -> s.behaviour() == Behaviour.NORMAL);
+    assertThat(new HashSet<>(c.sources().stream().map(DemoSource::id).toList())).hasSize(12);
+  }
+
+  @Test
+  void theTimelinesAreTheTracesOwn() {
+    Catalog c = Catalog.fromBundledTraces(DemoWebSettings.defaults().withSources(50));
+    DemoSource rss = c.ofKind(Kind.RSS).getFirst();
+    DemoSource atom = c.get("atom-" + rss.traceId());
+    assertThat(rss.events()).isEqualTo(atom.events());
+    assertThat(rss.events()).hasSizeGreaterThan(1);
+    assertThat(
+            Catalog.fromBundledTraces(DemoWebSettings.defaults().withSources(1_000))
+                .get("page-0001")
+                .events()[0])
+        .isEqualTo(java.time.Instant.parse("2022-07-13T23:41:58Z").getEpochSecond());
+    assertThat(Arrays.stream(rss.events()).sorted().toArray()).isEqualTo(rss.events());
+  }
+
+  @Test
+  void aSmallCatalogTakesTheTracesBusiestAtTheReplayStartFirst() {
+    var settings = DemoWebSettings.defaults();
+    long from = settings.traceStart().getEpochSecond();
+    long to = from + Catalog.LIVELY_WINDOW.toSeconds();
+    Catalog small = Catalog.fromBundledTraces(settings.withSources(40));
+    Catalog full = Catalog.fromBundledTraces(settings);
+    long smallEvents = eventsIn(small.sources(), from, to);
+    assertThat(smallEvents).isGreaterThan(100);
+    // The 40 busiest hold more than 40 random ones would: a good share of the full catalog's.
+    assertThat(smallEvents * 1_000 / 40).isGreaterThan(eventsIn(full.sources(), from, to));
+  }
+
+  static long eventsIn(java.util.Collection<DemoSource> sources, long from, long to) {
+    return sources.stream()
+        .mapToLong(s -> Arrays.stream(s.events()).filter(t -> t >= from && t < to).count())
+        .sum();
+  }
+
+  @Test
+  void hostsSeventyFiveToSeventyNineOfEveryEightyMisbehaveOneWayEach() {
+    assertThat(Catalog.behaviourOf(1)).isEqualTo(Behaviour.NORMAL);
+    assertThat(Catalog.behaviourOf(75)).isEqualTo(Behaviour.RATE_LIMITED);
+    assertThat(Catalog.behaviourOf(159)).isEqualTo(Behaviour.REDIRECT_LOOP);
+    assertThat(Catalog.hostAddress(1)).isEqualTo("127.0.1.1");
+    assertThat(Catalog.hostAddress(255)).isEqualTo("127.0.2.1");
+  }
+}
