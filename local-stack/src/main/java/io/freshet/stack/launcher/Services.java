@@ -35,7 +35,10 @@ public final class Services implements AutoCloseable {
   List<Service> services() throws IOException {
     String db = s.jdbcUrl("freshet");
     return List.of(
-        new Service("content-sink", s.sinkPort(), Map.of("DATABASE_URL", db)),
+        new Service(
+            "content-sink",
+            s.sinkPort(),
+            Map.of("DATABASE_URL", db, "FRESHET_API_TOKEN", apiToken())),
         new Service(
             "stats-aggregator",
             s.statsPort(),
