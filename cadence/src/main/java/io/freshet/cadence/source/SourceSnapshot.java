@@ -46,40 +46,6 @@ public record SourceSnapshot(
     List<Instant> recentPublishedAt,
     RateShape rateShape) {
 
-  /** The snapshot without a rate shape (the components before {@code rateShape} existed). */
-  public SourceSnapshot(
-      Instant lastFetchAt,
-      Category category,
-      Tier tier,
-      Instant retryAfter,
-      int consecutiveMisses,
-      int consecutiveEmpty,
-      int windowFetches,
-      Double avgSignalYield,
-      SignalType dominantSignalType,
-      Map<SignalType, Integer> typeCounts,
-      Double medianDaysToEvent,
-      Duration publishIntervalAvg,
-      Double changeRatePerHour,
-      List<Instant> recentPublishedAt) {
-    this(
-        lastFetchAt,
-        category,
-        tier,
-        retryAfter,
-        consecutiveMisses,
-        consecutiveEmpty,
-        windowFetches,
-        avgSignalYield,
-        dominantSignalType,
-        typeCounts,
-        medianDaysToEvent,
-        publishIntervalAvg,
-        changeRatePerHour,
-        recentPublishedAt,
-        null);
-  }
-
   public SourceSnapshot {
     if (consecutiveMisses < 0 || consecutiveEmpty < 0 || windowFetches < 0) {
       throw new IllegalArgumentException("counters must not be negative");
