@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Kafka (a standalone KRaft broker process from {@code kafka_2.13}), PostgreSQL (zonky embedded
@@ -202,13 +201,9 @@ public final class Infrastructure implements AutoCloseable {
     if (Files.exists(file)) {
       return Files.readString(file).trim();
     }
-    UUID u = UUID.randomUUID();
-    var bytes =
-        java.nio.ByteBuffer.allocate(16)
-            .putLong(u.getMostSignificantBits())
-            .putLong(u.getLeastSignificantBits())
-            .array();
-    String id = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    // Kafka's own generator: never starts with '-', which StorageTool would take for an option
+    // (a random URL-safe Base64 id does, one start in 64; CI failed on it).
+    String id = org.apache.kafka.common.Uuid.randomUuid().toString();
     Files.writeString(file, id);
     return id;
   }

@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -52,7 +53,8 @@ import tools.jackson.databind.json.JsonMapper;
  * PostgreSQL, the registry, the four services each its own process from its exec jar (so a kill is
  * a real kill), and the demo web in the test JVM (so its ground truth is read directly). Sources
  * are created through the scheduler's API and fetched once before {@link #start} returns.
- * Everything lives under {@code target/it-stack-<pid>-<name>/}, deleted on close.
+ * Everything lives under {@code target/it-stack-<pid>-<name>/}, deleted on close but for the
+ * processes' logs, kept in {@code target/it-logs/}.
  */
 final class StackFixture implements AutoCloseable {
 
@@ -159,7 +161,21 @@ final class StackFixture implements AutoCloseable {
       services.close();
     }
     infra.close();
+    keepLogs(settings);
     deleteRecursively(settings.home()); // PostgreSQL binaries and data: ~200 MB a run
+  }
+
+  /** Every process's log, kept in {@code target/it-logs/<stack>/} for a failed run's diagnosis. */
+  private static void keepLogs(StackSettings settings) {
+    Path to = Path.of("target/it-logs").resolve(settings.home().getFileName());
+    try (var logs = Files.list(settings.logs())) {
+      Files.createDirectories(to);
+      for (Path log : logs.toList()) {
+        Files.copy(log, to.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      System.err.println("could not keep the logs of " + settings.home() + ": " + e);
+    }
   }
 
   private static void deleteRecursively(Path dir) {
