@@ -29,6 +29,9 @@ public final class LocalStack {
   private final List<AutoCloseable> toStop = new ArrayList<>();
   private ManagedProcess demoWeb;
 
+  /** Set when Ctrl-C (or SIGTERM) began the shutdown: a start interrupted by it is not an error. */
+  private static volatile boolean stopRequested;
+
   LocalStack(StackSettings settings, String java) {
     this.s = settings;
     this.java = java;
@@ -52,6 +55,9 @@ public final class LocalStack {
         }
       }
     } catch (StackException | IllegalArgumentException e) {
+      if (stopRequested) {
+        return; // a part ended because we are stopping everything; the hook reports that
+      }
       System.err.println("freshet: " + e.getMessage());
       System.exit(1);
     } catch (IOException e) {
@@ -68,11 +74,14 @@ public final class LocalStack {
     Files.createDirectories(s.home().resolve("run"));
     Files.writeString(
         s.home().resolve("run/launcher.pid"), Long.toString(ProcessHandle.current().pid()));
+    CountDownLatch stopping = new CountDownLatch(1);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  stopRequested = true;
+                  stopping.countDown(); // the live display stops before anything else does
                   System.out.println(
                       "\nfreshet: stopping (services, demo web, registry, Kafka, PostgreSQL) ...");
                   stopAll();
@@ -115,7 +124,8 @@ public final class LocalStack {
     if (quiet) {
       awaitQuietly(stopped);
     } else {
-      liveProgress(stopped);
+      liveProgress(stopping);
+      awaitQuietly(stopped);
     }
   }
 
@@ -241,11 +251,11 @@ public final class LocalStack {
     return r.body();
   }
 
-  private void liveProgress(CountDownLatch stopped) {
+  private void liveProgress(CountDownLatch stopping) {
     Progress progress = new Progress(s);
     boolean tty = System.console() != null;
     int previousLines = 0;
-    while (stopped.getCount() > 0) {
+    while (stopping.getCount() > 0) {
       List<String> lines = new ArrayList<>();
       lines.add(
           "Freshet local stack — "
@@ -263,7 +273,7 @@ public final class LocalStack {
       System.out.flush();
       previousLines = lines.size();
       try {
-        if (stopped.await(tty ? 2 : 30, TimeUnit.SECONDS)) {
+        if (stopping.await(tty ? 2 : 30, TimeUnit.SECONDS)) {
           return;
         }
       } catch (InterruptedException e) {

@@ -45,7 +45,7 @@ public final class ManagedProcess {
     Files.createDirectories(workDir);
     Path log = s.logs().resolve(name + ".log");
     ProcessBuilder pb =
-        new ProcessBuilder(command)
+        new ProcessBuilder(ownSession(command))
             .directory(workDir.toFile())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -54,6 +54,22 @@ public final class ManagedProcess {
     Path pidFile = s.home().resolve("run").resolve(name + ".pid");
     Files.writeString(pidFile, Long.toString(p.pid()));
     return new ManagedProcess(name, p, log, pidFile);
+  }
+
+  /**
+   * The command under {@code setsid} where there is one: a child in its own session does not get
+   * the terminal's Ctrl-C, so the launcher alone stops the parts, in order. {@code setsid} execs
+   * the command in the same process, so the pid is the command's.
+   */
+  private static List<String> ownSession(List<String> command) {
+    Path setsid = Path.of("/usr/bin/setsid");
+    if (!Files.isExecutable(setsid)) {
+      return command;
+    }
+    List<String> out = new java.util.ArrayList<>(command.size() + 1);
+    out.add(setsid.toString());
+    out.addAll(command);
+    return out;
   }
 
   public String name() {

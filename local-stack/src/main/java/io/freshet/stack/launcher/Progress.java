@@ -134,7 +134,12 @@ public final class Progress {
   /** The figures as aligned text lines. */
   public static List<String> text(Map<String, Object> figures) {
     List<String> lines = new ArrayList<>();
-    figures.forEach((k, v) -> lines.add(String.format("%-30s %s", k.replace('_', ' '), v)));
+    figures.forEach(
+        (k, v) ->
+            lines.add(
+                String.format(
+                    "%-30s %s",
+                    k.replace('_', ' '), v instanceof Map<?, ?> m && m.isEmpty() ? "none" : v)));
     return lines;
   }
 }
