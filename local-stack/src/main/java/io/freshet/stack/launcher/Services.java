@@ -24,7 +24,8 @@ public final class Services implements AutoCloseable {
 
   private final StackSettings s;
   private final String java;
-  private final List<ManagedProcess> running = new ArrayList<>();
+  // Written by the starting thread, read by a shutdown hook.
+  private final List<ManagedProcess> running = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Services(StackSettings settings, String java) {
     this.s = settings;
@@ -71,7 +72,7 @@ public final class Services implements AutoCloseable {
       if (execJar(svc.module()) == null) {
         skipped.add(svc.module());
       } else {
-        running.add(startOne(svc));
+        startOne(svc);
       }
     }
     return skipped;
@@ -95,6 +96,7 @@ public final class Services implements AutoCloseable {
             jar.toString());
     ManagedProcess p =
         ManagedProcess.start(s, svc.module(), command, env, s.home().resolve(svc.module()));
+    running.add(p); // before waiting: a stop during the wait must stop this one too
     p.awaitHttpOk(
         "http://127.0.0.1:" + svc.port() + "/actuator/health/readiness", Duration.ofSeconds(180));
     return p;
@@ -114,7 +116,7 @@ public final class Services implements AutoCloseable {
     for (Service svc : services()) {
       if (svc.module().equals(module)) {
         running.removeIf(p -> p.name().equals(module) && !p.isAlive());
-        running.add(startOne(svc));
+        startOne(svc);
         return;
       }
     }
