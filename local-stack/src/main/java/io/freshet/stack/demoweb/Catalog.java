@@ -42,6 +42,41 @@ public final class Catalog {
   }
 
   /**
+   * Only the bundled traces named in {@code traceIds} (e.g. {@code feed-0027}, {@code page-0001}),
+   * each feed trace in every item kind and each page trace as a page: for tests that need a source
+   * of a known character (busy, dormant) rather than the busiest ones a small catalog takes. {@code
+   * settings.sources()} is ignored.
+   *
+   * @throws IllegalArgumentException if a trace id is in neither bundled trace
+   */
+  public static Catalog fromBundledTraces(DemoWebSettings settings, Collection<String> traceIds) {
+    Trace feeds = readGzipResource("traces/feeds.csv.gz");
+    Trace pages = readGzipResource("traces/pages.csv.gz");
+    for (String id : traceIds) {
+      if (!feeds.ids().contains(id) && !pages.ids().contains(id)) {
+        throw new IllegalArgumentException("no bundled trace " + id);
+      }
+    }
+    Trace chosenFeeds = only(feeds, traceIds);
+    Trace chosenPages = only(pages, traceIds);
+    int total = chosenFeeds.sources() * ITEM_KINDS.length + chosenPages.sources();
+    return build(chosenFeeds, chosenPages, settings.withSources(total));
+  }
+
+  /** The sources of {@code trace} named in {@code ids}, in trace order. */
+  private static Trace only(Trace trace, Collection<String> ids) {
+    List<String> kept = new ArrayList<>();
+    List<long[]> times = new ArrayList<>();
+    for (int i = 0; i < trace.sources(); i++) {
+      if (ids.contains(trace.ids().get(i))) {
+        kept.add(trace.ids().get(i));
+        times.add(trace.times()[i]);
+      }
+    }
+    return new Trace(kept, times.toArray(long[][]::new), null, null);
+  }
+
+  /**
    * Builds {@code settings.sources()} sources: up to 57.5 % from feed traces (every item kind in
    * turn), the rest pages, each capped by what the traces hold.
    */

@@ -220,11 +220,12 @@ public final class DemoWeb implements AutoCloseable {
     if (lastModified != null) {
       ex.getResponseHeaders().set("Last-Modified", lastModified);
     }
-    send(ex, 200, s.kind().contentType(), body);
-    truth.markServed(shown, now);
     if (s.behaviour() == Behaviour.RATE_LIMITED) {
+      // before the answer: a client's next request may arrive as soon as it has this one
       lastOkByHost.put(s.host(), now);
     }
+    send(ex, 200, s.kind().contentType(), body);
+    truth.markServed(shown, now);
   }
 
   /**

@@ -1,10 +1,12 @@
 package io.freshet.stack.demoweb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +68,31 @@ class CatalogTest {
     return sources.stream()
         .mapToLong(s -> Arrays.stream(s.events()).filter(t -> t >= from && t < to).count())
         .sum();
+  }
+
+  @Test
+  void aCatalogOfChosenTracesHoldsEachFeedTraceInEveryItemKindAndEachPageTraceAsAPage() {
+    var settings = DemoWebSettings.defaults().withMisbehaving(false);
+    Catalog full = Catalog.fromBundledTraces(settings.withSources(1_000));
+    Catalog c = Catalog.fromBundledTraces(settings, List.of("feed-0027", "feed-0022", "page-0001"));
+    assertThat(c.sources().stream().map(DemoSource::id))
+        .containsExactlyInAnyOrder(
+            "rss-feed-0027",
+            "atom-feed-0027",
+            "jsonfeed-feed-0027",
+            "ical-feed-0027",
+            "api-feed-0027",
+            "rss-feed-0022",
+            "atom-feed-0022",
+            "jsonfeed-feed-0022",
+            "ical-feed-0022",
+            "api-feed-0022",
+            "page-0001");
+    assertThat(c.get("atom-feed-0022").events()).isEqualTo(full.get("atom-feed-0022").events());
+    assertThat(c.get("page-0001").events()).isEqualTo(full.get("page-0001").events());
+    assertThatThrownBy(() -> Catalog.fromBundledTraces(settings, List.of("feed-9999")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("feed-9999");
   }
 
   @Test
