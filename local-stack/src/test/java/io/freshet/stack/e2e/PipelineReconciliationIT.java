@@ -40,7 +40,7 @@ class PipelineReconciliationIT {
   @Test
   void everyServedItemVersionIsStoredExactlyOnceAndSeenByAPlainAvroSubscriber() throws Exception {
     for (int round = 1; round <= 2; round++) {
-      Thread.sleep(20_000); // 20 s = 20 trace days at 1440x: new items and page versions
+      Thread.sleep(20_000); // 20 s = 8 trace hours at 1440x: new items and page versions
       Instant roundStart = stack.fetchNowAll();
       stack.awaitEveryOutcomeAfter(roundStart, SOURCES);
     }
