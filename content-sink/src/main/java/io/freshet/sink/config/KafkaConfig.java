@@ -3,11 +3,13 @@ package io.freshet.sink.config;
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.schemas.topic.Topic;
+import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -24,7 +26,9 @@ import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.kafka.listener.RetryListener;
+import org.springframework.kafka.support.KafkaHeaders;
 import org.springframework.util.backoff.FixedBackOff;
 
 /**
@@ -60,7 +64,10 @@ class KafkaConfig {
             .toArray(NewTopic[]::new));
   }
 
-  /** Dead letters: the record's original key and bytes plus the {@code kafka_dlt-*} headers. */
+  /**
+   * Dead letters: the record's original key and bytes plus the {@code kafka_dlt-*} headers, the
+   * consumer group included.
+   */
   @Bean
   DeadLetterPublishingRecoverer deadLetterRecoverer(KafkaProperties kafka) {
     var template =
@@ -69,9 +76,24 @@ class KafkaConfig {
                 kafka.buildProducerProperties(),
                 new StringSerializer(),
                 new ByteArraySerializer()));
-    return new DeadLetterPublishingRecoverer(
-        template,
-        (record, e) -> new TopicPartition(record.topic() + Topic.DLQ_SUFFIX, record.partition()));
+    var recoverer =
+        new DeadLetterPublishingRecoverer(
+            template,
+            (record, e) ->
+                new TopicPartition(record.topic() + Topic.DLQ_SUFFIX, record.partition()));
+    // The listener publishes its dead letters itself, not through an error handler, so
+    // spring-kafka cannot name the consumer group: name it here, as the other services' dead
+    // letters do (three services share freshet.fetch.completed.v1.dlq).
+    String group = kafka.getConsumer().getGroupId();
+    recoverer.setHeadersFunction(
+        (record, e) ->
+            group == null || e instanceof ListenerExecutionFailedException
+                ? null
+                : new RecordHeaders()
+                    .add(
+                        KafkaHeaders.DLT_ORIGINAL_CONSUMER_GROUP,
+                        group.getBytes(StandardCharsets.UTF_8)));
+    return recoverer;
   }
 
   /**

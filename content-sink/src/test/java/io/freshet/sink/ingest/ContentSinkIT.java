@@ -217,6 +217,7 @@ class ContentSinkIT extends SinkItSupport {
 
     await().atMost(WAIT).until(() -> rows(prefix) == 2);
     var reasons = new ArrayList<String>();
+    var groups = new ArrayList<String>();
     var props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "dlq-reader-" + UUID.randomUUID());
@@ -232,6 +233,10 @@ class ContentSinkIT extends SinkItSupport {
                   if (new String(r.key(), StandardCharsets.UTF_8).equals(prefix + "0")) {
                     var h = r.headers().lastHeader("kafka_dlt-exception-message");
                     reasons.add(new String(h.value(), StandardCharsets.UTF_8));
+                    groups.add(
+                        new String(
+                            r.headers().lastHeader("kafka_dlt-original-consumer-group").value(),
+                            StandardCharsets.UTF_8));
                   }
                 }
                 return reasons.size() >= 2;
@@ -240,6 +245,7 @@ class ContentSinkIT extends SinkItSupport {
     assertThat(reasons)
         .anySatisfy(r -> assertThat(r).contains("content_hash"))
         .anySatisfy(r -> assertThat(r).contains("magic byte"));
+    assertThat(groups).as("which consumer rejected them").containsOnly("freshet-content-sink-it");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.freshet.worker.config;
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.schemas.topic.Topic;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -10,6 +11,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -24,6 +26,8 @@ import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultAfterRollbackProcessor;
+import org.springframework.kafka.listener.ListenerExecutionFailedException;
+import org.springframework.kafka.support.KafkaHeaders;
 import org.springframework.kafka.transaction.KafkaTransactionManager;
 import org.springframework.util.backoff.FixedBackOff;
 
@@ -89,12 +93,31 @@ class KafkaConfig {
     return new KafkaTransactionManager<>(outputProducerFactory);
   }
 
-  /** Dead letters: the record's original key and bytes plus the {@code kafka_dlt-*} headers. */
+  /**
+   * Dead letters: the record's original key and bytes plus the {@code kafka_dlt-*} headers, the
+   * consumer group included.
+   */
   @Bean
-  DeadLetterPublishingRecoverer deadLetterRecoverer(KafkaTemplate<String, byte[]> outputTemplate) {
-    return new DeadLetterPublishingRecoverer(
-        outputTemplate,
-        (record, e) -> new TopicPartition(record.topic() + Topic.DLQ_SUFFIX, record.partition()));
+  DeadLetterPublishingRecoverer deadLetterRecoverer(
+      KafkaTemplate<String, byte[]> outputTemplate, KafkaProperties kafka) {
+    var recoverer =
+        new DeadLetterPublishingRecoverer(
+            outputTemplate,
+            (record, e) ->
+                new TopicPartition(record.topic() + Topic.DLQ_SUFFIX, record.partition()));
+    // The listener publishes its dead letters itself, not through an error handler, so
+    // spring-kafka cannot name the consumer group: name it here, as every Freshet service's dead
+    // letters do (a DLQ may be shared by several consumers of its topic).
+    String group = kafka.getConsumer().getGroupId();
+    recoverer.setHeadersFunction(
+        (record, e) ->
+            group == null || e instanceof ListenerExecutionFailedException
+                ? null
+                : new RecordHeaders()
+                    .add(
+                        KafkaHeaders.DLT_ORIGINAL_CONSUMER_GROUP,
+                        group.getBytes(StandardCharsets.UTF_8)));
+    return recoverer;
   }
 
   /**

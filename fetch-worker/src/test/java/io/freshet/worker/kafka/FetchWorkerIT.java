@@ -256,6 +256,12 @@ class FetchWorkerIT {
     assertThat(reason)
         .contains("topic freshet.fetch.requested.v1 partition 0")
         .contains("magic byte");
+    assertThat(
+            new String(
+                dead.headers().lastHeader("kafka_dlt-original-consumer-group").value(),
+                StandardCharsets.UTF_8))
+        .as("which consumer rejected it")
+        .isEqualTo("freshet-fetch-worker-it");
   }
 
   @Test

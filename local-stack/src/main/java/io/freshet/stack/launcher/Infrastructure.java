@@ -222,7 +222,11 @@ public final class Infrastructure implements AutoCloseable {
             "-XX:+UseSerialGC",
             "-Dquarkus.http.host=127.0.0.1",
             "-Dquarkus.http.port=" + s.registryPort(),
-            "-Dquarkus.management.enabled=false",
+            // Its management interface is fixed on at build time (enabled=false is ignored) and
+            // defaults to 0.0.0.0:9000, which a second registry on the machine cannot bind: a free
+            // loopback port instead, as test-support's registry does.
+            "-Dquarkus.management.host=127.0.0.1",
+            "-Dquarkus.management.port=" + freeLoopbackPort(),
             "-Dquarkus.log.level=WARN",
             "-Dquarkus.http.access-log.enabled=false",
             "-Dapicurio.logging.audit.enabled=false",
@@ -237,6 +241,12 @@ public final class Infrastructure implements AutoCloseable {
     registry.awaitHttpOk(s.registryCcompatUrl() + "/subjects", Duration.ofSeconds(120));
   }
 
+  private static int freeLoopbackPort() throws IOException {
+    try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
   /** Whether every part is running. */
   public boolean healthy() {
     return kafka != null
@@ -248,6 +258,34 @@ public final class Infrastructure implements AutoCloseable {
 
   public ManagedProcess kafka() {
     return kafka;
+  }
+
+  /**
+   * Stops PostgreSQL as an operator's {@code pg_ctl stop -m fast} does (open connections are ended,
+   * a checkpoint written) and keeps its data directory; {@link #startPostgres()} starts it again.
+   * For fault tests: the services and the registry are left running and must ride it out.
+   */
+  public void stopPostgres() throws IOException {
+    if (postgres != null) {
+      EmbeddedPostgres stopping = postgres;
+      postgres = null;
+      stopping.close();
+    }
+  }
+
+  /**
+   * Starts PostgreSQL again after {@link #stopPostgres()}, on the same data directory and port, and
+   * waits until it accepts connections. Does nothing while it is running.
+   */
+  public void startPostgres() {
+    if (postgres == null) {
+      startPostgresUnchecked();
+    }
+  }
+
+  /** Whether PostgreSQL is running (not stopped by {@link #stopPostgres()}). */
+  public boolean postgresRunning() {
+    return postgres != null;
   }
 
   /** Stops the registry, Kafka, then PostgreSQL. */

@@ -27,6 +27,11 @@ public final class Services implements AutoCloseable {
   // Written by the starting thread, read by a shutdown hook.
   private final List<ManagedProcess> running = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+  /**
+   * Instances beyond the first, by process name ({@code <module>-<n>}): see {@link #startInstance}.
+   */
+  private final Map<String, Service> instances = new HashMap<>();
+
   public Services(StackSettings settings, String java) {
     this.s = settings;
     this.java = java;
@@ -79,6 +84,44 @@ public final class Services implements AutoCloseable {
   }
 
   private ManagedProcess startOne(Service svc) throws IOException {
+    return startOne(svc, svc.module());
+  }
+
+  /**
+   * Starts one more instance of a running {@code module} — a second scheduler or fetch-worker, as
+   * an operator scales them out — as process {@code <module>-<n>} (n = 2, 3, …) on {@code port}:
+   * its own working directory {@code <home>/<module>-<n>/}, log {@code logs/<module>-<n>.log} and
+   * pid file {@code run/<module>-<n>.pid}; a stats-aggregator instance also gets its own state
+   * directory and advertised host. The instances share the first one's database, topics and
+   * consumer groups. {@link #kill} and {@link #restart} take the returned name; {@link #close}
+   * stops it too.
+   */
+  public String startInstance(String module, int port) throws IOException {
+    Service first =
+        services().stream()
+            .filter(svc -> svc.module().equals(module))
+            .findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no service " + module));
+    if (execJar(module) == null) {
+      throw new StackException(module + " is not built");
+    }
+    int n = 2;
+    while (instances.containsKey(module + "-" + n)) {
+      n++;
+    }
+    String name = module + "-" + n;
+    Map<String, String> env = new HashMap<>(first.env());
+    if (module.equals("stats-aggregator")) {
+      env.put("FRESHET_STATS_STATE_DIR", s.home().resolve("stats-state-" + n).toString());
+      env.put("ADVERTISED_HOST", "127.0.0.1:" + port);
+    }
+    Service svc = new Service(module, port, Map.copyOf(env));
+    instances.put(name, svc);
+    startOne(svc, name);
+    return name;
+  }
+
+  private ManagedProcess startOne(Service svc, String name) throws IOException {
     Path jar = execJar(svc.module());
     Map<String, String> env = new HashMap<>(svc.env());
     env.put("PORT", Integer.toString(svc.port()));
@@ -94,8 +137,7 @@ public final class Services implements AutoCloseable {
             "-XX:+UseSerialGC",
             "-jar",
             jar.toString());
-    ManagedProcess p =
-        ManagedProcess.start(s, svc.module(), command, env, s.home().resolve(svc.module()));
+    ManagedProcess p = ManagedProcess.start(s, name, command, env, s.home().resolve(name));
     running.add(p); // before waiting: a stop during the wait must stop this one too
     p.awaitHttpOk(
         "http://127.0.0.1:" + svc.port() + "/actuator/health/readiness", Duration.ofSeconds(180));
@@ -113,6 +155,12 @@ public final class Services implements AutoCloseable {
 
   /** Starts {@code module} again (after {@link #kill}) and waits for its readiness. */
   public void restart(String module) throws IOException {
+    Service instance = instances.get(module);
+    if (instance != null) {
+      running.removeIf(p -> p.name().equals(module) && !p.isAlive());
+      startOne(instance, module);
+      return;
+    }
     for (Service svc : services()) {
       if (svc.module().equals(module)) {
         running.removeIf(p -> p.name().equals(module) && !p.isAlive());

@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * Decodes each raw {@code FetchCompleted}, applies it to its source's state and forwards the
  * source's new stats; a record that cannot be decoded, or whose key is not its source id, goes to
  * the dead-letter topic with its original key and bytes and the reason in spring-kafka's {@code
- * kafka_dlt-*} headers (the same headers the other services' DLQs carry). Everything happens in the
- * task's exactly-once transaction: the state change, the stats and the dead letter commit together
- * with the input offset, or not at all.
+ * kafka_dlt-*} headers (the same headers the other services' DLQs carry, the consumer group being
+ * the application id). Everything happens in the task's exactly-once transaction: the state change,
+ * the stats and the dead letter commit together with the input offset, or not at all.
  */
 final class SourceStatsProcessor implements Processor<String, byte[], String, Object> {
 
@@ -108,6 +108,11 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
     log.warn("dead-lettered: {}", where);
     var headers = new RecordHeaders(record.headers().toArray());
     headers.add(REASON_HEADER, where.getBytes(StandardCharsets.UTF_8));
+    // Three services read freshet.fetch.completed.v1 and share its DLQ: this says which rejected
+    // the record, as spring-kafka's header does for the others (the application id is the group).
+    headers.add(
+        "kafka_dlt-original-consumer-group",
+        context.applicationId().getBytes(StandardCharsets.UTF_8));
     if (meta != null) {
       headers.add("kafka_dlt-original-topic", meta.topic().getBytes(StandardCharsets.UTF_8));
       headers.add(

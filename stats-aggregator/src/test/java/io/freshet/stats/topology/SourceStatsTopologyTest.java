@@ -364,6 +364,12 @@ class SourceStatsTopologyTest {
                 StandardCharsets.UTF_8))
         .contains(FreshetTopics.FETCH_COMPLETED)
         .contains("offset 0");
+    assertThat(
+            new String(
+                dead.headers().lastHeader("kafka_dlt-original-consumer-group").value(),
+                StandardCharsets.UTF_8))
+        .as("which of the topic's consumers rejected it")
+        .isEqualTo("stats-test");
     assertThat(out.isEmpty()).isTrue();
   }
 
