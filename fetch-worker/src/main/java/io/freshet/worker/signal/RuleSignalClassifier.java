@@ -3,10 +3,7 @@ package io.freshet.worker.signal;
 import io.freshet.schemas.avro.SignalType;
 import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.items.Text;
-import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The default classifier: structure first — an item the connector knows to be an event (calendar
@@ -18,14 +15,14 @@ public final class RuleSignalClassifier implements SignalClassifier {
   /** Only the start of a long body is searched: announcements say what they are early. */
   private static final int SCAN_CHARS = 4_000;
 
-  private final Pattern event;
-  private final Pattern ask;
-  private final Pattern give;
+  private final Keywords event;
+  private final Keywords ask;
+  private final Keywords give;
 
   public RuleSignalClassifier(SignalRules rules) {
-    this.event = compile(rules.eventWords());
-    this.ask = compile(rules.askWords());
-    this.give = compile(rules.giveWords());
+    this.event = Keywords.of(rules.eventWords());
+    this.ask = Keywords.of(rules.askWords());
+    this.give = Keywords.of(rules.giveWords());
   }
 
   @Override
@@ -55,19 +52,7 @@ public final class RuleSignalClassifier implements SignalClassifier {
     return (title + " \n " + Text.stripTags(body)).toLowerCase(Locale.ROOT);
   }
 
-  private static boolean matches(Pattern pattern, String text) {
-    return pattern != null && pattern.matcher(text).find();
-  }
-
-  private static Pattern compile(List<String> words) {
-    List<String> usable = words.stream().filter(w -> w != null && !w.isBlank()).toList();
-    if (usable.isEmpty()) {
-      return null;
-    }
-    String alternatives =
-        usable.stream()
-            .map(w -> Pattern.quote(w.trim().toLowerCase(Locale.ROOT)))
-            .collect(Collectors.joining("|"));
-    return Pattern.compile("(?<![\\p{L}\\p{N}])(?:" + alternatives + ")(?![\\p{L}\\p{N}])");
+  private static boolean matches(Keywords words, String text) {
+    return words != null && words.foundIn(text);
   }
 }
