@@ -3,6 +3,7 @@ package io.freshet.worker.signal;
 import io.freshet.schemas.avro.SignalType;
 import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.items.Text;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,14 +16,13 @@ public final class RuleSignalClassifier implements SignalClassifier {
   /** Only the start of a long body is searched: announcements say what they are early. */
   private static final int SCAN_CHARS = 4_000;
 
-  private final Keywords event;
-  private final Keywords ask;
-  private final Keywords give;
+  /** Signal types in the order their rules are tried; the index is the rank in {@link #words}. */
+  private static final SignalType[] RANKED = {SignalType.event, SignalType.ask, SignalType.give};
+
+  private final Keywords words;
 
   public RuleSignalClassifier(SignalRules rules) {
-    this.event = Keywords.of(rules.eventWords());
-    this.ask = Keywords.of(rules.askWords());
-    this.give = Keywords.of(rules.giveWords());
+    this.words = Keywords.of(List.of(rules.eventWords(), rules.askWords(), rules.giveWords()));
   }
 
   @Override
@@ -30,17 +30,8 @@ public final class RuleSignalClassifier implements SignalClassifier {
     if (item.structuredEvent() || item.eventAt() != null) {
       return new Signal(SignalType.event, item.eventAt());
     }
-    String text = searchable(item);
-    if (matches(event, text)) {
-      return new Signal(SignalType.event, null);
-    }
-    if (matches(ask, text)) {
-      return new Signal(SignalType.ask, null);
-    }
-    if (matches(give, text)) {
-      return new Signal(SignalType.give, null);
-    }
-    return new Signal(SignalType.informative, null);
+    int rank = words.bestRankIn(searchable(item));
+    return new Signal(rank < 0 ? SignalType.informative : RANKED[rank], null);
   }
 
   private static String searchable(RawItem item) {
@@ -50,9 +41,5 @@ public final class RuleSignalClassifier implements SignalClassifier {
       body = body.substring(0, SCAN_CHARS);
     }
     return (title + " \n " + Text.stripTags(body)).toLowerCase(Locale.ROOT);
-  }
-
-  private static boolean matches(Keywords words, String text) {
-    return words != null && words.foundIn(text);
   }
 }

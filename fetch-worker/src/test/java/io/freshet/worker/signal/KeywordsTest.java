@@ -11,33 +11,52 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Keywords} replaced a regular expression; the expression is kept here as the reference and
- * both must agree on random texts: words at the edges, inside other words, next to digits, accented
- * and supplementary letters, punctuation; phrases; words sharing a first letter.
+ * {@link Keywords} replaced one regular expression per list, tried in list order; the expressions
+ * are kept here as the reference and both must agree on random lists and texts: words at the edges,
+ * inside other words, next to digits, accented and supplementary letters, punctuation; phrases;
+ * words sharing a first letter; a word in two lists.
  */
 class KeywordsTest {
 
-  private static Pattern reference(List<String> words) {
-    String alternatives =
-        words.stream()
-            .filter(w -> w != null && !w.isBlank())
-            .map(w -> Pattern.quote(w.trim().toLowerCase(Locale.ROOT)))
-            .collect(Collectors.joining("|"));
-    return Pattern.compile("(?<![\\p{L}\\p{N}])(?:" + alternatives + ")(?![\\p{L}\\p{N}])");
+  /** The first list whose expression finds a word, or -1 — what the classifier did before. */
+  private static int reference(List<List<String>> ranked, String text) {
+    for (int rank = 0; rank < ranked.size(); rank++) {
+      String alternatives =
+          ranked.get(rank).stream()
+              .filter(w -> w != null && !w.isBlank())
+              .map(w -> Pattern.quote(w.trim().toLowerCase(Locale.ROOT)))
+              .collect(Collectors.joining("|"));
+      if (alternatives.isEmpty()) {
+        continue;
+      }
+      Pattern p = Pattern.compile("(?<![\\p{L}\\p{N}])(?:" + alternatives + ")(?![\\p{L}\\p{N}])");
+      if (p.matcher(text).find()) {
+        return rank;
+      }
+    }
+    return -1;
   }
 
   @Test
   void examples() {
-    Keywords words = Keywords.of(List.of("meetup", " Join Us ", "save the date", "", "c++"));
-    assertThat(words.foundIn("come to the meetup!")).isTrue();
-    assertThat(words.foundIn("meetups are fun")).isFalse();
-    assertThat(words.foundIn("ameetup")).isFalse();
-    assertThat(words.foundIn("meetup2")).isFalse();
-    assertThat(words.foundIn("please join us.")).isTrue();
-    assertThat(words.foundIn("save the dates")).isFalse();
-    assertThat(words.foundIn("learn c++ today")).isTrue();
-    assertThat(words.foundIn("émeetup")).isFalse();
-    assertThat(Keywords.of(List.of(" ", ""))).isNull();
+    Keywords words =
+        Keywords.of(
+            List.of(
+                List.of("meetup", " Join Us ", "save the date", "", "c++"),
+                List.of("looking for", "meetup"),
+                List.of("for sale")));
+    assertThat(words.bestRankIn("come to the meetup!")).isZero();
+    assertThat(words.bestRankIn("meetups are fun")).isEqualTo(-1);
+    assertThat(words.bestRankIn("ameetup")).isEqualTo(-1);
+    assertThat(words.bestRankIn("meetup2")).isEqualTo(-1);
+    assertThat(words.bestRankIn("please join us.")).isZero();
+    assertThat(words.bestRankIn("save the dates")).isEqualTo(-1);
+    assertThat(words.bestRankIn("learn c++ today")).isZero();
+    assertThat(words.bestRankIn("émeetup")).isEqualTo(-1);
+    assertThat(words.bestRankIn("for sale: looking for a buyer")).isEqualTo(1);
+    assertThat(words.bestRankIn("for sale, then a meetup")).isZero();
+    assertThat(words.bestRankIn("bike for sale")).isEqualTo(2);
+    assertThat(Keywords.of(List.of(List.of(" ", ""))).bestRankIn("anything")).isEqualTo(-1);
   }
 
   private static final String[] WORDS = {
@@ -87,13 +106,17 @@ class KeywordsTest {
   };
 
   @Test
-  void sameAsTheRegularExpressionOnRandomTexts() {
+  void sameAsTheRegularExpressionsOnRandomTexts() {
     Random random = new Random(20261123);
     for (int n = 0; n < 30_000; n++) {
-      List<String> words = new ArrayList<>();
-      int count = 1 + random.nextInt(4);
-      for (int k = 0; k < count; k++) {
-        words.add(WORDS[random.nextInt(WORDS.length)]);
+      List<List<String>> ranked = new ArrayList<>();
+      for (int rank = 0; rank < 3; rank++) {
+        List<String> words = new ArrayList<>();
+        int count = random.nextInt(4);
+        for (int k = 0; k < count; k++) {
+          words.add(WORDS[random.nextInt(WORDS.length)]);
+        }
+        ranked.add(words);
       }
       StringBuilder s = new StringBuilder();
       int pieces = random.nextInt(12);
@@ -101,9 +124,9 @@ class KeywordsTest {
         s.append(PIECES[random.nextInt(PIECES.length)]);
       }
       String text = s.toString();
-      assertThat(Keywords.of(words).foundIn(text))
-          .as("%s in [%s]", words, text)
-          .isEqualTo(reference(words).matcher(text).find());
+      assertThat(Keywords.of(ranked).bestRankIn(text))
+          .as("%s in [%s]", ranked, text)
+          .isEqualTo(reference(ranked, text));
     }
   }
 }
