@@ -296,7 +296,7 @@ class FetchWorkerIT {
   void twoHundredSourcesOnASlowHostAreFetchedAtMostOncePerSecondWhileOtherHostsRunAtFullSpeed() {
     out();
     int slowSources = 200;
-    int fastPerHost = 150;
+    int otherPerHost = 150;
     Duration lease = Duration.ofSeconds(20);
     String base = "/polite/" + UUID.randomUUID().toString().substring(0, 8);
     web.stub(
@@ -308,45 +308,53 @@ class FetchWorkerIT {
                     .withBody(Requests.rss("x"))));
     // WireMock's URLs name "localhost", the slow host (application-it.yml: 1 s); the same server
     // as "127.0.0.1" and as "[::ffff:127.0.0.1]" is two more hosts, without a delay.
-    List<String> fastHosts = List.of("127.0.0.1", "[::ffff:127.0.0.1]");
+    List<String> otherHosts = List.of("127.0.0.1", "[::ffff:127.0.0.1]");
+    // One request to the slow host first, answered before the burst: the worker's client then has
+    // its connection to the host open, as it would in production. The first request over a new
+    // connection reaches the server later after its start than the next over an open one, which
+    // shortens the first gap the server sees (by ~300 ms on a cold JVM).
+    FetchRequested warmUp = Requests.feed(web.url(base + "/slow/warm-up"), Instant.now()).build();
+    records(List.of(record(warmUp, 0)));
+    await().atMost(WAIT).until(() -> out().completionOf(warmUp.getRequestId()) != null);
+
     Instant sentAt = Instant.now();
     Instant notAfter = sentAt.plus(lease);
-    Map<String, Integer> slowIndexOfRequest = new java.util.HashMap<>();
-    Map<String, String> fastHostOfRequest = new java.util.HashMap<>();
+    Map<String, Integer> slowSourceOf = new java.util.HashMap<>();
+    java.util.Set<String> others = new java.util.HashSet<>();
     List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
     for (int i = 0; i < slowSources; i++) {
       FetchRequested r =
           Requests.feed(web.url(base + "/slow/" + i), sentAt).setNotAfter(notAfter).build();
-      slowIndexOfRequest.put(r.getRequestId(), i);
+      slowSourceOf.put(r.getRequestId(), i);
       records.add(record(r, 0)); // one host's requests share a partition
     }
-    for (int i = 0; i < fastPerHost * fastHosts.size(); i++) {
-      String host = fastHosts.get(i % fastHosts.size());
-      String url = web.url(base + "/fast/" + i).replace("localhost", host);
+    for (int i = 0; i < otherPerHost * otherHosts.size(); i++) {
+      String host = otherHosts.get(i % otherHosts.size());
+      String url = web.url(base + "/other/" + i).replace("localhost", host);
       FetchRequested r = Requests.feed(url, sentAt).setNotAfter(sentAt.plusSeconds(600)).build();
-      fastHostOfRequest.put(r.getRequestId(), host);
+      others.add(r.getRequestId());
       records.add(record(r, 1 + i % 3));
     }
-    records.forEach(producer::send);
-    producer.flush();
+    records(records);
 
-    Map<String, FetchCompleted> done = new java.util.concurrent.ConcurrentHashMap<>();
-    Instant[] fastAllDoneAt = {null};
+    // Completions as a subscriber sees them (read_committed), and when the last other-host one
+    // became visible.
+    Map<String, FetchCompleted> done = new java.util.HashMap<>();
+    Instant[] othersAnsweredAt = {null};
     java.util.function.Supplier<String> state =
         () -> {
           for (FetchCompleted c : out().completed) {
-            if (slowIndexOfRequest.containsKey(c.getRequestId())
-                || fastHostOfRequest.containsKey(c.getRequestId())) {
+            if (slowSourceOf.containsKey(c.getRequestId()) || others.contains(c.getRequestId())) {
               done.putIfAbsent(c.getRequestId(), c);
             }
           }
-          long fast = done.keySet().stream().filter(fastHostOfRequest::containsKey).count();
-          if (fast == fastHostOfRequest.size() && fastAllDoneAt[0] == null) {
-            fastAllDoneAt[0] = Instant.now();
+          long answered = done.keySet().stream().filter(others::contains).count();
+          if (answered == others.size() && othersAnsweredAt[0] == null) {
+            othersAnsweredAt[0] = Instant.now();
           }
-          return "fast answered " + fast + ", slow answered " + (done.size() - fast);
+          return "others answered " + answered + ", slow answered " + (done.size() - answered);
         };
-    String wanted = "fast answered " + fastHostOfRequest.size() + ", slow answered " + slowSources;
+    String wanted = "others answered " + others.size() + ", slow answered " + slowSources;
     try {
       await()
           .atMost(lease.plusSeconds(15))
@@ -356,26 +364,26 @@ class FetchWorkerIT {
       throw new AssertionError("not all answered: " + state.get(), e);
     }
 
-    // Every request was answered; the slow host's fetched ones exactly once each, the others
+    // Every slow-host request answered: those fetched exactly once each and ok, the others
     // expired without a request.
     List<LoggedRequest> slowRequests =
-        web.requestsMatching(base + "/slow/.*").stream()
+        web.requestsMatching(base + "/slow/[0-9]+").stream()
             .sorted(Comparator.comparing(LoggedRequest::getLoggedDate))
             .toList();
     java.util.Set<Integer> fetched = new java.util.TreeSet<>();
     for (LoggedRequest r : slowRequests) {
-      int index = Integer.parseInt(r.getUrl().substring(r.getUrl().lastIndexOf('/') + 1));
-      assertThat(fetched.add(index)).as("slow source %d fetched twice", index).isTrue();
+      int source = Integer.parseInt(r.getUrl().substring(r.getUrl().lastIndexOf('/') + 1));
+      assertThat(fetched.add(source)).as("slow source %d fetched twice", source).isTrue();
     }
     java.util.Set<Integer> answeredOk = new java.util.TreeSet<>();
-    slowIndexOfRequest.forEach(
-        (requestId, index) -> {
+    slowSourceOf.forEach(
+        (requestId, source) -> {
           FetchCompleted c = done.get(requestId);
           if (c.getStatus() == FetchStatus.ok) {
-            answeredOk.add(index);
+            answeredOk.add(source);
           } else {
             assertThat(c.getStatus())
-                .as("slow source %d: %s %s", index, c.getErrorKind(), c.getErrorMessage())
+                .as("slow source %d: %s %s", source, c.getErrorKind(), c.getErrorMessage())
                 .isEqualTo(FetchStatus.expired);
             assertThat(c.getAttempts()).isZero();
           }
@@ -383,16 +391,15 @@ class FetchWorkerIT {
     assertThat(answeredOk).isEqualTo(fetched);
 
     // At most one request per second to the slow host. The worker spaces the starts by its own
-    // clock; the server logs them (millisecond clock) after the client has sent them, which on a
-    // loaded 2-core machine shifts one request by up to tens of milliseconds, never all of them:
-    // each gap at least 1 s less 200 ms, and n requests span at least n - 1 seconds less 200 ms.
+    // clock (HostPolitenessTest: exactly, on a fake one); the server logs each request (in whole
+    // milliseconds) once the client has sent it, and that send latency varies from one request to
+    // the next by up to a few tens of milliseconds on this loaded 2-core machine (at worst -31 ms
+    // in five runs at load 20). So each gap at least 1 s less 100 ms, and — since that jitter does
+    // not add up — n requests span at least n - 1 seconds less the same 100 ms.
     List<Instant> slow = slowRequests.stream().map(r -> r.getLoggedDate().toInstant()).toList();
-    Duration minGap = Duration.ofDays(1);
-    Duration maxGap = Duration.ZERO;
+    List<Long> gaps = new ArrayList<>();
     for (int i = 1; i < slow.size(); i++) {
-      Duration gap = Duration.between(slow.get(i - 1), slow.get(i));
-      minGap = gap.compareTo(minGap) < 0 ? gap : minGap;
-      maxGap = gap.compareTo(maxGap) > 0 ? gap : maxGap;
+      gaps.add(Duration.between(slow.get(i - 1), slow.get(i)).toMillis());
     }
     String observed =
         slow.size()
@@ -402,54 +409,50 @@ class FetchWorkerIT {
             + slow.getLast()
             + ", lease end "
             + notAfter
-            + ", gaps "
-            + minGap.toMillis()
-            + "–"
-            + maxGap.toMillis()
-            + " ms";
+            + ", gaps (ms) "
+            + gaps;
     LOG.info("politeness: {}", observed);
-    assertThat(minGap).as(observed).isGreaterThanOrEqualTo(Duration.ofMillis(800));
+    assertThat(java.util.Collections.min(gaps)).as(observed).isGreaterThanOrEqualTo(900L);
     Duration slowSpan = Duration.between(slow.getFirst(), slow.getLast());
     assertThat(slowSpan)
         .as(observed)
-        .isGreaterThanOrEqualTo(Duration.ofSeconds(slow.size() - 1).minusMillis(200));
-    // ... and steadily one per second until the lease ended: no request after it, no stall, and
-    // about one per second of the lease left after the first (a late start or wake-up may cost a
-    // turn or two on a loaded machine).
-    assertThat(slow.getLast()).as(observed).isBefore(notAfter.plusMillis(200));
-    assertThat(maxGap).as(observed).isLessThan(Duration.ofMillis(2_500));
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(slow.size() - 1).minusMillis(100));
+    // ... and steadily one per second until the lease ended: none after it, no stall, about one
+    // per second of the lease after the first (a late wake-up may cost a turn on a loaded machine).
+    assertThat(slow.getLast()).as(observed).isBefore(notAfter.plusMillis(100));
+    assertThat(java.util.Collections.max(gaps)).as(observed).isLessThan(2_500L);
     long turnsInLease = Duration.between(slow.getFirst(), notAfter).toSeconds() + 1;
     assertThat((long) slow.size()).as(observed).isBetween(turnsInLease - 3, turnsInLease + 1);
     assertThat(slow.size()).as(observed).isGreaterThanOrEqualTo(12);
 
     // The other hosts at full speed meanwhile: all 300 fetched in less than half the time the slow
-    // host took for its ~20, and answered (committed) before the slow host's lease had ended.
-    List<Instant> fast =
-        web.requestsMatching(base + "/fast/.*").stream()
-            .map(r -> r.getLoggedDate().toInstant())
-            .sorted()
-            .toList();
-    assertThat(fast).hasSize(fastHostOfRequest.size());
-    Duration fastSpan = Duration.between(fast.getFirst(), fast.getLast());
+    // host took for its ~20, each host all its requests, all ok, and visible to a read_committed
+    // subscriber within the first half of the slow host's lease — the slow batch, still waiting for
+    // its host, holds back no other batch's output.
+    List<LoggedRequest> otherRequests = web.requestsMatching(base + "/other/.*");
+    List<Instant> other =
+        otherRequests.stream().map(r -> r.getLoggedDate().toInstant()).sorted().toList();
+    assertThat(other).hasSize(others.size());
+    Duration otherSpan = Duration.between(other.getFirst(), other.getLast());
+    Duration visibleAfter = Duration.between(sentAt, othersAnsweredAt[0]);
     LOG.info(
-        "politeness: {} other-host requests in {} ms, all answered {} ms before the lease end",
-        fast.size(),
-        fastSpan.toMillis(),
-        fastAllDoneAt[0] == null ? null : Duration.between(fastAllDoneAt[0], notAfter).toMillis());
-    assertThat(fastSpan)
-        .as(observed + "; fast span %s", fastSpan)
-        .isLessThan(slowSpan.dividedBy(2));
-    assertThat(fastAllDoneAt[0]).as(observed).isBefore(notAfter);
-    fastHostOfRequest
-        .keySet()
-        .forEach(id -> assertThat(done.get(id).getStatus()).isEqualTo(FetchStatus.ok));
-    for (String host : fastHosts) {
-      assertThat(
-              web.requestsMatching(base + "/fast/.*").stream()
-                  .filter(r -> r.getHeader("Host").startsWith(host + ":")))
+        "politeness: {} other-host requests in {} ms, all answered {} ms after they were sent",
+        other.size(),
+        otherSpan.toMillis(),
+        visibleAfter.toMillis());
+    assertThat(otherSpan).as(observed).isLessThan(slowSpan.dividedBy(2));
+    for (String host : otherHosts) {
+      assertThat(otherRequests.stream().filter(r -> r.getHeader("Host").startsWith(host + ":")))
           .as("requests to %s", host)
-          .hasSize(fastPerHost);
+          .hasSize(otherPerHost);
     }
+    others.forEach(id -> assertThat(done.get(id).getStatus()).isEqualTo(FetchStatus.ok));
+    assertThat(visibleAfter).as(observed).isLessThan(lease.dividedBy(2));
+  }
+
+  private static void records(List<ProducerRecord<String, byte[]>> records) {
+    records.forEach(producer::send);
+    producer.flush();
   }
 
   private ProducerRecord<String, byte[]> record(FetchRequested request, int partition) {
