@@ -4,6 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -73,6 +74,11 @@ public final class FeedServer implements AutoCloseable {
   /** Requests received for {@code path}, oldest first. */
   public List<LoggedRequest> requests(String path) {
     return server.findAll(getRequestedFor(urlPathEqualTo(path)));
+  }
+
+  /** Requests received for paths matching the regular expression {@code pathRegex}. */
+  public List<LoggedRequest> requestsMatching(String pathRegex) {
+    return server.findAll(getRequestedFor(urlPathMatching(pathRegex)));
   }
 
   /** Forgets every stub and every recorded request. */

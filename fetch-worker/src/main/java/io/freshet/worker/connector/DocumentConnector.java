@@ -32,7 +32,8 @@ public abstract class DocumentConnector implements SourceConnector {
               QueryParameters.append(request.url(), request.query()),
               request.headers(),
               new HttpFetcher.Conditional(
-                  request.cursor().get(ETAG), request.cursor().get(LAST_MODIFIED)));
+                  request.cursor().get(ETAG), request.cursor().get(LAST_MODIFIED)),
+              request.notAfter());
     } catch (FetchFailure f) {
       return ReadResult.failed(f);
     }

@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * What a connector's read of a source came to.
  *
- * @param status ok, partial, not_modified or failed
+ * @param status ok, partial, not_modified, failed, or expired (the host's turn came too late)
  * @param httpStatus status of the last response, or null when there was none
  * @param attempts HTTP requests made, retries included
  * @param bytes body bytes read (decompressed)
@@ -55,7 +55,12 @@ public record ReadResult(
         FetchStatus.not_modified, 304, http.attempts(), 0, List.of(), Map.of(), null, null, null);
   }
 
+  /** A failure; {@link ErrorKind#EXPIRED} is the status {@code expired}, not an error. */
   public static ReadResult failed(FetchFailure failure) {
+    if (failure.kind() == ErrorKind.EXPIRED) {
+      return new ReadResult(
+          FetchStatus.expired, null, 0, 0, List.of(), Map.of(), null, failure.getMessage(), null);
+    }
     return new ReadResult(
         FetchStatus.failed,
         failure.httpStatus(),

@@ -14,6 +14,8 @@ import java.util.Map;
  * @param query extra query parameters (credentials given as parameters); never logged or echoed
  * @param options item limit, window and emit mode
  * @param now the fetch's time, for windows
+ * @param notAfter the request's {@code not_after}: its first HTTP request is not sent when its turn
+ *     at the host comes later (status {@code expired}); null for no limit
  */
 public record SourceRequest(
     URI url,
@@ -22,7 +24,8 @@ public record SourceRequest(
     Map<String, String> headers,
     Map<String, String> query,
     ConnectorOptions options,
-    Instant now) {
+    Instant now,
+    Instant notAfter) {
 
   public SourceRequest {
     config = Map.copyOf(config);

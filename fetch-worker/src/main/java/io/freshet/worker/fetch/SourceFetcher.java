@@ -249,7 +249,8 @@ public final class SourceFetcher {
         opened.headers(),
         opened.query(),
         options,
-        now);
+        now,
+        request.getNotAfter());
   }
 
   private static ContentFetched contentFetched(

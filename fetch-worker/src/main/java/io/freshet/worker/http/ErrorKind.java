@@ -26,6 +26,12 @@ public enum ErrorKind {
    * was not sent (retry_after says when the host may be asked again).
    */
   HOST_COOLING_DOWN,
+  /**
+   * The request's turn at its host comes after its {@code not_after}, when the scheduler has
+   * re-emitted it: not sent, so the host is not asked twice. Reported as status {@code expired},
+   * like a request picked up too late, without an error kind.
+   */
+  EXPIRED,
   /** A 4xx answer (after retries for 429). */
   HTTP_4XX,
   /** A 5xx answer after the retries. */

@@ -89,14 +89,29 @@ public final class HttpFetcher implements AutoCloseable {
    */
   public HttpResult get(URI url, Map<String, String> headers, Conditional conditional)
       throws FetchFailure, InterruptedException {
+    return get(url, headers, conditional, null);
+  }
+
+  /**
+   * As {@link #get(URI, Map, Conditional)}, but the first request is not sent when its turn at the
+   * host ({@link HostPoliteness}) comes after {@code notAfter}: the request's lease has ended and
+   * the scheduler has re-emitted it. Once sent, retries and redirects go on as usual.
+   *
+   * @param notAfter null for no limit
+   * @throws FetchFailure {@link ErrorKind#EXPIRED} (0 attempts) when the turn comes too late
+   */
+  public HttpResult get(
+      URI url, Map<String, String> headers, Conditional conditional, Instant notAfter)
+      throws FetchFailure, InterruptedException {
     int attempts = 0;
     while (true) {
       attempts++;
       HttpResult result;
       try {
-        result = followRedirects(url, headers, conditional, attempts);
+        result =
+            followRedirects(url, headers, conditional, attempts, attempts == 1 ? notAfter : null);
       } catch (FetchFailure f) {
-        throw f.withAttempts(attempts);
+        throw f.kind() == ErrorKind.EXPIRED ? f : f.withAttempts(attempts);
       }
       String host = result.finalUri().getHost();
       boolean throttled = result.status() == 429 || result.status() == 503;
@@ -132,7 +147,11 @@ public final class HttpFetcher implements AutoCloseable {
   }
 
   private HttpResult followRedirects(
-      URI start, Map<String, String> headers, Conditional conditional, int attempt)
+      URI start,
+      Map<String, String> headers,
+      Conditional conditional,
+      int attempt,
+      Instant notAfter)
       throws FetchFailure, InterruptedException {
     URI uri = start;
     Set<URI> visited = new HashSet<>();
@@ -142,7 +161,7 @@ public final class HttpFetcher implements AutoCloseable {
         throw new FetchFailure(
             ErrorKind.TOO_MANY_REDIRECTS, "redirect loop at " + SafeUrls.describe(uri));
       }
-      Hop reply = once(uri, headers, conditional, attempt);
+      Hop reply = once(uri, headers, conditional, attempt, hop == 0 ? notAfter : null);
       HttpResult answer = reply.result();
       String location = reply.location();
       if (location == null) {
@@ -167,7 +186,8 @@ public final class HttpFetcher implements AutoCloseable {
   /** One request's answer; {@code location} is set only for a redirect. */
   private record Hop(HttpResult result, String location) {}
 
-  private Hop once(URI uri, Map<String, String> headers, Conditional conditional, int attempt)
+  private Hop once(
+      URI uri, Map<String, String> headers, Conditional conditional, int attempt, Instant notAfter)
       throws FetchFailure, InterruptedException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
@@ -182,9 +202,11 @@ public final class HttpFetcher implements AutoCloseable {
       request.header("If-Modified-Since", conditional.lastModified());
     }
     headers.forEach(request::header);
-    long deadline = System.nanoTime() + settings.totalTimeout().toNanos();
     try (HostPoliteness.Permit permit =
-        politeness.acquire(uri.getHost(), settings.maxRetryWait())) {
+        politeness.acquire(uri.getHost(), settings.maxRetryWait(), notAfter)) {
+      // The total timeout runs from the request, not from the wait for the host's turn (a host
+      // with many sources makes the last ones wait far longer than the timeout).
+      long deadline = System.nanoTime() + settings.totalTimeout().toNanos();
       HttpResponse<InputStream> response =
           client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
       try (InputStream in = response.body()) {

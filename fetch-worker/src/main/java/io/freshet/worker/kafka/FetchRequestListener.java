@@ -76,12 +76,13 @@ class FetchRequestListener implements DisposableBean {
       throws InterruptedException, ExecutionException {
     List<Future<FetchResult>> running = new ArrayList<>(records.size());
     List<ConsumerRecord<String, byte[]>> sources = new ArrayList<>(records.size());
+    List<Runnable> deadLetters = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> record : records) {
       FetchRequested request;
       try {
         request = decoder.decode(record);
       } catch (PoisonRecordException e) {
-        deadLetter(record, e);
+        deadLetters.add(() -> deadLetter(record, e));
         continue;
       }
       if (request == null) {
@@ -90,31 +91,43 @@ class FetchRequestListener implements DisposableBean {
       sources.add(record);
       running.add(fetches.submit(() -> fetch(request)));
     }
-    List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>();
+    List<FetchResult> results = new ArrayList<>(running.size());
     for (int i = 0; i < running.size(); i++) {
-      FetchResult result;
+      ConsumerRecord<String, byte[]> source = sources.get(i);
       try {
-        result = running.get(i).get();
+        results.add(running.get(i).get());
       } catch (ExecutionException e) {
         // A fetch never throws for a source's fault; what does throw (an unknown connector, or a
         // defect met by this request's data) would fail the same way on every retry, so the
         // request is dead-lettered with the reason instead of blocking its partition.
         if (e.getCause() instanceof UnusableRequestException unusable) {
-          deadLetter(
-              sources.get(i),
-              new PoisonRecordException(describe(sources.get(i), unusable), unusable));
+          deadLetters.add(
+              () ->
+                  deadLetter(
+                      source, new PoisonRecordException(describe(source, unusable), unusable)));
           continue;
         }
         if (e.getCause() instanceof RuntimeException defect) {
-          deadLetter(
-              sources.get(i),
-              new PoisonRecordException(
-                  describe(sources.get(i), defect) + " (" + defect.getClass().getSimpleName() + ")",
-                  defect));
+          deadLetters.add(
+              () ->
+                  deadLetter(
+                      source,
+                      new PoisonRecordException(
+                          describe(source, defect) + " (" + defect.getClass().getSimpleName() + ")",
+                          defect)));
           continue;
         }
         throw e;
       }
+    }
+    // Nothing is produced before every fetch of the batch has ended. A transaction that has written
+    // to a partition holds back read_committed readers of that partition — every producer's records
+    // there, not only its own — until it commits; writing the first results while the batch still
+    // waits for a slow host would hide other batches' committed output from subscribers for as long
+    // as that wait. So the transaction touches the output partitions only to produce and commit.
+    deadLetters.forEach(Runnable::run);
+    List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>();
+    for (FetchResult result : results) {
       for (ContentFetched item : result.content()) {
         sends.add(
             template.send(

@@ -71,7 +71,7 @@ public final class HostPoliteness {
    */
   public Permit acquire(String host) throws InterruptedException {
     try {
-      return acquire(host, null);
+      return acquire(host, null, null);
     } catch (FetchFailure impossible) {
       throw new IllegalStateException(impossible);
     }
@@ -82,9 +82,17 @@ public final class HostPoliteness {
    * ends more than {@code maxCoolDownWait} from now — a fetch must not sit out a long cool-down
    * (its batch would outlive the consumer's poll interval); the scheduler retries after it.
    *
-   * @throws FetchFailure {@code host_cooling_down} with the cool-down's end as retry-after
+   * <p>Nor does it wait for a turn that starts after {@code notAfter} (the request's lease end; the
+   * scheduler has re-emitted it by then): it refuses at once and the turn stays free for the next
+   * request. So a host with more requests than its delay lets through before their lease ends
+   * answers the rest {@code expired} instead of fetching them late, twice with the re-emitted ones.
+   *
+   * @param maxCoolDownWait null to wait out any cool-down
+   * @param notAfter null for no limit
+   * @throws FetchFailure {@code host_cooling_down} with the cool-down's end as retry-after; {@link
+   *     ErrorKind#EXPIRED} when the turn would start after {@code notAfter}
    */
-  public Permit acquire(String host, Duration maxCoolDownWait)
+  public Permit acquire(String host, Duration maxCoolDownWait, Instant notAfter)
       throws InterruptedException, FetchFailure {
     String key = key(host);
     forgetIdleHosts();
@@ -108,6 +116,20 @@ public final class HostPoliteness {
               state.coolDownUntil);
         }
         start = max(now, max(state.nextStart, state.coolDownUntil));
+        if (notAfter != null && start.isAfter(notAfter)) {
+          throw new FetchFailure(
+              ErrorKind.EXPIRED,
+              "the next turn at host "
+                  + key
+                  + " starts at "
+                  + start
+                  + ", after the request's not_after "
+                  + notAfter
+                  + "; not fetched (the scheduler re-emits)",
+              null,
+              0,
+              null);
+        }
         state.nextStart = start.plus(minDelay);
       }
       sleeper.sleep(Duration.between(clock.instant(), start));

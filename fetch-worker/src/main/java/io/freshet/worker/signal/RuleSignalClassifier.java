@@ -5,8 +5,6 @@ import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.items.Text;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The default classifier: structure first — an item the connector knows to be an event (calendar
@@ -18,14 +16,13 @@ public final class RuleSignalClassifier implements SignalClassifier {
   /** Only the start of a long body is searched: announcements say what they are early. */
   private static final int SCAN_CHARS = 4_000;
 
-  private final Pattern event;
-  private final Pattern ask;
-  private final Pattern give;
+  /** Signal types in the order their rules are tried; the index is the rank in {@link #words}. */
+  private static final SignalType[] RANKED = {SignalType.event, SignalType.ask, SignalType.give};
+
+  private final Keywords words;
 
   public RuleSignalClassifier(SignalRules rules) {
-    this.event = compile(rules.eventWords());
-    this.ask = compile(rules.askWords());
-    this.give = compile(rules.giveWords());
+    this.words = Keywords.of(List.of(rules.eventWords(), rules.askWords(), rules.giveWords()));
   }
 
   @Override
@@ -33,17 +30,8 @@ public final class RuleSignalClassifier implements SignalClassifier {
     if (item.structuredEvent() || item.eventAt() != null) {
       return new Signal(SignalType.event, item.eventAt());
     }
-    String text = searchable(item);
-    if (matches(event, text)) {
-      return new Signal(SignalType.event, null);
-    }
-    if (matches(ask, text)) {
-      return new Signal(SignalType.ask, null);
-    }
-    if (matches(give, text)) {
-      return new Signal(SignalType.give, null);
-    }
-    return new Signal(SignalType.informative, null);
+    int rank = words.bestRankIn(searchable(item));
+    return new Signal(rank < 0 ? SignalType.informative : RANKED[rank], null);
   }
 
   private static String searchable(RawItem item) {
@@ -53,21 +41,5 @@ public final class RuleSignalClassifier implements SignalClassifier {
       body = body.substring(0, SCAN_CHARS);
     }
     return (title + " \n " + Text.stripTags(body)).toLowerCase(Locale.ROOT);
-  }
-
-  private static boolean matches(Pattern pattern, String text) {
-    return pattern != null && pattern.matcher(text).find();
-  }
-
-  private static Pattern compile(List<String> words) {
-    List<String> usable = words.stream().filter(w -> w != null && !w.isBlank()).toList();
-    if (usable.isEmpty()) {
-      return null;
-    }
-    String alternatives =
-        usable.stream()
-            .map(w -> Pattern.quote(w.trim().toLowerCase(Locale.ROOT)))
-            .collect(Collectors.joining("|"));
-    return Pattern.compile("(?<![\\p{L}\\p{N}])(?:" + alternatives + ")(?![\\p{L}\\p{N}])");
   }
 }

@@ -37,7 +37,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Fetches per second of one worker instance, Kafka in and out, against a local HTTP server serving
  * realistic feeds (20 items, ~30 KB), beside two loops over the same server in the same run: a bare
  * HTTP-client GET loop and a GET + parse loop with the worker's parser. Prints the three figures
- * and the ratio worker / (GET + parse). A program, not a test: {@code
+ * and the ratio worker / (GET + parse). The worker, like the loops, has a warm-up pass first (its
+ * figure is printed too). CPU time per fetch of each measured phase is printed as well: on a shared
+ * machine it swings far less than the rates. A program, not a test: {@code
  * fetch-worker/bench/fetch-benchmark.sh [requests] [concurrency]}.
  */
 public final class FetchBenchmark {
@@ -64,17 +66,29 @@ public final class FetchBenchmark {
           "feed size %,d bytes, 20 items, %d feeds, %d requests, concurrency %d%n",
           feed.length, feeds, requests, concurrency);
       loop(web, feeds, requests / 4, concurrency, false); // warm-up
+      long cpu = cpuNanos();
       double get = loop(web, feeds, requests, concurrency, false);
+      double getCpu = (cpuNanos() - cpu) / 1e6 / requests;
       loop(web, feeds, requests / 4, concurrency, true); // warm-up
+      cpu = cpuNanos();
       double parse = loop(web, feeds, requests, concurrency, true);
+      double parseCpu = (cpuNanos() - cpu) / 1e6 / requests;
       double[] worker = worker(web, feeds, requests);
       System.out.printf("bare GET loop                          : %8.1f fetches/s%n", get);
       System.out.printf("GET + parse loop                       : %8.1f fetches/s%n", parse);
+      System.out.printf("worker, warm-up (first fetches, cold)  : %8.1f fetches/s%n", worker[2]);
       System.out.printf("worker, first fetches (20 items out)   : %8.1f fetches/s%n", worker[0]);
       System.out.printf("worker, steady state (0 new items out) : %8.1f fetches/s%n", worker[1]);
       System.out.printf(
           "ratio worker / (GET + parse) = %.2f first fetches, %.2f steady state%n",
           worker[0] / parse, worker[1] / parse);
+      System.out.printf(
+          "CPU ms per fetch (this JVM: loops or worker, broker, feed server): GET %.2f,"
+              + " GET + parse %.2f, worker first %.2f, steady %.2f%n",
+          getCpu, parseCpu, worker[3], worker[4]);
+      System.out.printf(
+          "CPU ratio (GET + parse) / worker = %.2f first fetches, %.2f steady state%n",
+          parseCpu / worker[3], parseCpu / worker[4]);
     }
     System.exit(0);
   }
@@ -150,10 +164,27 @@ public final class FetchBenchmark {
       while (consumer.assignment().isEmpty()) {
         consumer.poll(Duration.ofMillis(100));
       }
+      // Warm-up, as the loops have one: the consumer group's first assignment and the JIT's
+      // compiling of the worker's path would otherwise be timed in the first measured pass. Its
+      // cursors are thrown away, so the measured first pass still finds every item new.
+      double warmUp =
+          pass(
+              web,
+              feeds,
+              n / 4,
+              producer,
+              consumer,
+              serializer,
+              completedReader,
+              new java.util.HashMap<>());
       java.util.Map<String, java.util.Map<String, String>> cursors = new java.util.HashMap<>();
+      long cpu = cpuNanos();
       double first = pass(web, feeds, n, producer, consumer, serializer, completedReader, cursors);
+      double firstCpu = (cpuNanos() - cpu) / 1e6 / n;
+      cpu = cpuNanos();
       double steady = pass(web, feeds, n, producer, consumer, serializer, completedReader, cursors);
-      return new double[] {first, steady};
+      double steadyCpu = (cpuNanos() - cpu) / 1e6 / n;
+      return new double[] {first, steady, warmUp, firstCpu, steadyCpu};
     } finally {
       app.close();
     }
@@ -217,6 +248,16 @@ public final class FetchBenchmark {
       System.out.printf("worker answered only %d of %d%n", done.size(), n);
     }
     return done.size() / seconds;
+  }
+
+  /**
+   * CPU time this process has used, in nanoseconds. The machine may be shared: fetches per second
+   * swing with what else runs, CPU time per fetch much less, so both are printed.
+   */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** An RSS 2.0 feed of 20 items, about 30 KB, like a news site's. */

@@ -177,6 +177,46 @@ class SourceFetcherTest {
   }
 
   @Test
+  void aRequestWhoseTurnAtItsHostComesAfterItsNotAfterIsExpiredWithoutARequest() throws Exception {
+    server.serve("/feed", "application/rss+xml", Requests.rss("a"), null);
+    var politeHttp =
+        TestFetchPaths.fetcher(
+            time,
+            TestFetchPaths.settings(),
+            new io.freshet.worker.politeness.PolitenessSettings(
+                Duration.ofSeconds(10), 2, Duration.ofSeconds(1), Duration.ofMinutes(1)));
+    var politeFetcher =
+        new SourceFetcher(
+            FetchPath.connectors(),
+            politeHttp,
+            new RuleSignalClassifier(new SignalRules(List.of(), List.of(), List.of())),
+            new CredentialsOpener(CredentialCipher.fromBase64Key(KEY)),
+            new ConnectorOptions(50, Duration.ofDays(30), Duration.ofDays(60), false),
+            1_000,
+            time);
+    try (politeHttp) {
+      FetchResult first =
+          politeFetcher.fetch(
+              Requests.feed(server.url("/feed"), NOW).setNotAfter(NOW.plusSeconds(60)).build(),
+              false);
+      assertThat(first.completed().getStatus()).isEqualTo(FetchStatus.ok);
+      // The host's next turn is at NOW + 10 s; this lease ends at NOW + 5 s.
+      FetchResult late =
+          politeFetcher.fetch(
+              Requests.feed(server.url("/feed"), NOW).setNotAfter(NOW.plusSeconds(5)).build(),
+              false);
+      assertThat(late.completed().getStatus()).isEqualTo(FetchStatus.expired);
+      assertThat(late.completed().getAttempts()).isZero();
+      assertThat(late.completed().getErrorKind()).isNull();
+      assertThat(late.completed().getErrorMessage()).contains("not_after");
+      assertThat(late.completed().getCursor()).isNull();
+      assertThat(late.content()).isEmpty();
+      assertThat(time.instant()).isEqualTo(NOW); // not waited for
+      assertThat(server.requests("/feed")).hasSize(1);
+    }
+  }
+
+  @Test
   void httpFailuresEndAsFailedWithKindStatusAndNoCursor() throws Exception {
     server.failWith("/gone", 410, null);
     FetchResult gone = fetch(Requests.feed(server.url("/gone"), NOW).build());

@@ -123,7 +123,7 @@ class HostPolitenessTest {
   @Test
   void aCoolDownLongerThanTheCallerWaitsIsRefusedAtOnceWithItsEnd() throws Exception {
     politeness.coolDown("throttled.example", T0.plusSeconds(120));
-    assertThatThrownBy(() -> politeness.acquire("throttled.example", Duration.ofSeconds(30)))
+    assertThatThrownBy(() -> politeness.acquire("throttled.example", Duration.ofSeconds(30), null))
         .isInstanceOfSatisfying(
             FetchFailure.class,
             f -> {
@@ -131,7 +131,27 @@ class HostPolitenessTest {
               assertThat(f.retryAfter()).isEqualTo(T0.plusSeconds(120));
             });
     assertThat(time.instant()).isEqualTo(T0); // did not wait
-    politeness.acquire("throttled.example", Duration.ofSeconds(300)).close();
+    politeness.acquire("throttled.example", Duration.ofSeconds(300), null).close();
     assertThat(time.instant()).isEqualTo(T0.plusSeconds(120));
+  }
+
+  @Test
+  void aTurnThatWouldStartAfterTheRequestsNotAfterIsRefusedAtOnceAndStaysFree() throws Exception {
+    Instant notAfter = T0.plusMillis(1_500);
+    politeness.acquire("busy.example", null, notAfter).close(); // T0
+    politeness.acquire("busy.example", null, notAfter).close(); // T0 + 1 s
+    assertThat(time.instant()).isEqualTo(T0.plusSeconds(1));
+    assertThatThrownBy(() -> politeness.acquire("busy.example", null, notAfter)) // T0 + 2 s
+        .isInstanceOfSatisfying(
+            FetchFailure.class,
+            f -> {
+              assertThat(f.kind()).isEqualTo(ErrorKind.EXPIRED);
+              assertThat(f.attempts()).isZero();
+              assertThat(f.getMessage()).contains("busy.example").contains("not_after");
+            });
+    assertThat(time.instant()).isEqualTo(T0.plusSeconds(1)); // did not wait
+    // The refused turn was not taken: the next request with a later lease gets it.
+    politeness.acquire("busy.example", null, T0.plusSeconds(60)).close();
+    assertThat(time.instant()).isEqualTo(T0.plusSeconds(2));
   }
 }

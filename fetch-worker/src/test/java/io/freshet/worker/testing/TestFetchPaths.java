@@ -33,11 +33,15 @@ public final class TestFetchPaths {
   }
 
   public static HttpFetcher fetcher(FakeTime time, HttpSettings settings) {
-    var politeness =
-        new HostPoliteness(
-            new PolitenessSettings(Duration.ZERO, 4, Duration.ofSeconds(1), Duration.ofMinutes(1)),
-            time,
-            time.sleeper());
+    return fetcher(
+        time,
+        settings,
+        new PolitenessSettings(Duration.ZERO, 4, Duration.ofSeconds(1), Duration.ofMinutes(1)));
+  }
+
+  public static HttpFetcher fetcher(
+      FakeTime time, HttpSettings settings, PolitenessSettings politenessSettings) {
+    var politeness = new HostPoliteness(politenessSettings, time, time.sleeper());
     return new HttpFetcher(
         settings,
         new SsrfGuard(AddressResolver.SYSTEM, true, false),

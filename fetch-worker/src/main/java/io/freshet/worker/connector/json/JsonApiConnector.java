@@ -124,7 +124,8 @@ public final class JsonApiConnector implements SourceConnector {
                     ? new HttpFetcher.Conditional(
                         request.cursor().get(DocumentConnector.ETAG),
                         request.cursor().get(DocumentConnector.LAST_MODIFIED))
-                    : HttpFetcher.Conditional.NONE);
+                    : HttpFetcher.Conditional.NONE,
+                n == 0 ? request.notAfter() : null);
       } catch (FetchFailure f) {
         if (n == 0) {
           return ReadResult.failed(f);
