@@ -16,6 +16,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,7 +37,9 @@ import org.springframework.util.backoff.FixedBackOff;
 /**
  * Kafka wiring: topic descriptors bound to the registry, a batch listener factory on raw bytes (the
  * listener decodes, so a dead letter keeps the original bytes), the dead-letter publisher. Client
- * settings come from {@code spring.kafka.*} only.
+ * settings come from {@code spring.kafka.*} only. The factories are built here but get what Spring
+ * Boot gives its own ({@code Default*FactoryCustomizer} beans): Micrometer's Kafka client metrics,
+ * consumer lag ({@code kafka.consumer.fetch.manager.records.lag}) among them.
  */
 @Configuration(proxyBeanMethods = false)
 class KafkaConfig {
@@ -69,13 +74,13 @@ class KafkaConfig {
    * consumer group included.
    */
   @Bean
-  DeadLetterPublishingRecoverer deadLetterRecoverer(KafkaProperties kafka) {
-    var template =
-        new KafkaTemplate<>(
-            new DefaultKafkaProducerFactory<>(
-                kafka.buildProducerProperties(),
-                new StringSerializer(),
-                new ByteArraySerializer()));
+  DeadLetterPublishingRecoverer deadLetterRecoverer(
+      KafkaProperties kafka, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
+    var producerFactory =
+        new DefaultKafkaProducerFactory<>(
+            kafka.buildProducerProperties(), new StringSerializer(), new ByteArraySerializer());
+    customizers.orderedStream().forEach(c -> c.customize(producerFactory));
+    var template = new KafkaTemplate<>(producerFactory);
     var recoverer =
         new DeadLetterPublishingRecoverer(
             template,
@@ -104,13 +109,15 @@ class KafkaConfig {
    */
   @Bean
   ConcurrentKafkaListenerContainerFactory<String, byte[]> batchListenerFactory(
-      KafkaProperties kafka, SinkProperties props) {
-    var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
-    factory.setConsumerFactory(
+      KafkaProperties kafka,
+      SinkProperties props,
+      ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
+    var consumerFactory =
         new DefaultKafkaConsumerFactory<>(
-            kafka.buildConsumerProperties(),
-            new StringDeserializer(),
-            new ByteArrayDeserializer()));
+            kafka.buildConsumerProperties(), new StringDeserializer(), new ByteArrayDeserializer());
+    customizers.orderedStream().forEach(c -> c.customize(consumerFactory));
+    var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
+    factory.setConsumerFactory(consumerFactory);
     factory.setBatchListener(true);
     factory.setConcurrency(props.sink().listenerConcurrency());
     var handler =

@@ -51,6 +51,7 @@ class ContentSinkIT extends SinkItSupport {
   private static KafkaProducer<String, byte[]> rawProducer;
 
   @Autowired KafkaListenerEndpointRegistry listeners;
+  @Autowired io.micrometer.core.instrument.MeterRegistry meters;
 
   @BeforeAll
   static void producers() {
@@ -246,6 +247,9 @@ class ContentSinkIT extends SinkItSupport {
         .anySatisfy(r -> assertThat(r).contains("content_hash"))
         .anySatisfy(r -> assertThat(r).contains("magic byte"));
     assertThat(groups).as("which consumer rejected them").containsOnly("freshet-content-sink-it");
+    // Kafka client metrics on the service's own factories: the listeners' lag, the DLQ's sends
+    assertThat(meters.find("kafka.consumer.fetch.manager.records.lag.max").meters()).isNotEmpty();
+    assertThat(meters.find("kafka.producer.record.send.total").meters()).isNotEmpty();
   }
 
   @Test

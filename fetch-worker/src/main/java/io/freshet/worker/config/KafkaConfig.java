@@ -16,6 +16,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -35,7 +38,10 @@ import org.springframework.util.backoff.FixedBackOff;
  * Kafka wiring (ADR 0004): a transactional producer shared by the outputs and the dead letters, and
  * a batch listener factory on raw bytes whose container runs each batch in a Kafka transaction and
  * sends its offsets to that transaction. Client settings come from {@code spring.kafka.*}; only
- * what the design requires (no auto-commit, read_committed, the transactional id) is set here.
+ * what the design requires (no auto-commit, read_committed, the transactional id) is set here. The
+ * factories are built here but get what Spring Boot gives its own ({@code
+ * Default*FactoryCustomizer} beans): Micrometer's Kafka client metrics, consumer lag ({@code
+ * kafka.consumer.fetch.manager.records.lag}) among them.
  */
 @Configuration(proxyBeanMethods = false)
 class KafkaConfig {
@@ -69,10 +75,13 @@ class KafkaConfig {
    */
   @Bean
   DefaultKafkaProducerFactory<String, byte[]> outputProducerFactory(
-      KafkaProperties kafka, WorkerProperties props) {
+      KafkaProperties kafka,
+      WorkerProperties props,
+      ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
     var factory =
         new DefaultKafkaProducerFactory<>(
             kafka.buildProducerProperties(), new StringSerializer(), new ByteArraySerializer());
+    customizers.orderedStream().forEach(c -> c.customize(factory));
     String prefix = props.worker().transactionIdPrefix();
     factory.setTransactionIdPrefix(
         prefix.isBlank()
@@ -129,14 +138,17 @@ class KafkaConfig {
   ConcurrentKafkaListenerContainerFactory<String, byte[]> fetchRequestListenerFactory(
       KafkaProperties kafka,
       WorkerProperties props,
-      KafkaTransactionManager<String, byte[]> kafkaTransactionManager) {
+      KafkaTransactionManager<String, byte[]> kafkaTransactionManager,
+      ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
     Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
-    factory.setConsumerFactory(
+    var consumerFactory =
         new DefaultKafkaConsumerFactory<>(
-            config, new StringDeserializer(), new ByteArrayDeserializer()));
+            config, new StringDeserializer(), new ByteArrayDeserializer());
+    customizers.orderedStream().forEach(c -> c.customize(consumerFactory));
+    var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
+    factory.setConsumerFactory(consumerFactory);
     factory.setBatchListener(true);
     factory.setConcurrency(props.worker().consumers());
     factory.getContainerProperties().setKafkaAwareTransactionManager(kafkaTransactionManager);

@@ -213,6 +213,9 @@ class FetchWorkerIT {
         .isGreaterThanOrEqualTo(6);
     assertThat(meters.get("freshet.worker.fetch.duration").timer().count())
         .isGreaterThanOrEqualTo(3);
+    // Kafka client metrics on the service's own factories: the listener's lag, the outputs' sends
+    assertThat(meters.find("kafka.consumer.fetch.manager.records.lag.max").meters()).isNotEmpty();
+    assertThat(meters.find("kafka.producer.record.send.total").meters()).isNotEmpty();
   }
 
   @Test

@@ -14,6 +14,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,7 +32,10 @@ import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * Kafka wiring: Freshet's topic descriptors bound to the registry, an idempotent acks=all producer
- * for FetchRequested, listener factories whose poison records go to the topic's DLQ.
+ * for FetchRequested, listener factories whose poison records go to the topic's DLQ. The factories
+ * are built here but get what Spring Boot gives its own ({@code Default*FactoryCustomizer} beans):
+ * Micrometer's Kafka client metrics, consumer lag ({@code
+ * kafka.consumer.fetch.manager.records.lag}) among them.
  */
 @Configuration(proxyBeanMethods = false)
 class KafkaConfig {
@@ -57,7 +63,10 @@ class KafkaConfig {
 
   @Bean
   ProducerFactory<String, byte[]> fetchRequestProducerFactory(
-      KafkaProperties kafka, FreshetTopics topics, SchedulerProperties scheduler) {
+      KafkaProperties kafka,
+      FreshetTopics topics,
+      SchedulerProperties scheduler,
+      ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
     Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
     // Invariants of the claim protocol, not tuning: a claim commits only after every request is
     // durably acknowledged, and a retried send must not duplicate. The rest (linger, compression,
@@ -71,8 +80,11 @@ class KafkaConfig {
     config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, sendTimeoutMs);
     config.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, sendTimeoutMs);
     // Values are serialised by FetchRequestPublisher, per source, before anything is sent.
-    return new DefaultKafkaProducerFactory<>(
-        config, topics.fetchRequested().keySerde().serializer(), new ByteArraySerializer());
+    var factory =
+        new DefaultKafkaProducerFactory<>(
+            config, topics.fetchRequested().keySerde().serializer(), new ByteArraySerializer());
+    customizers.orderedStream().forEach(c -> c.customize(factory));
+    return factory;
   }
 
   @Bean
@@ -82,10 +94,13 @@ class KafkaConfig {
 
   /** Producer for dead letters: the record's original key and bytes plus the failure headers. */
   @Bean
-  KafkaTemplate<String, byte[]> deadLetterTemplate(KafkaProperties kafka) {
-    return new KafkaTemplate<>(
+  KafkaTemplate<String, byte[]> deadLetterTemplate(
+      KafkaProperties kafka, ObjectProvider<DefaultKafkaProducerFactoryCustomizer> customizers) {
+    var factory =
         new DefaultKafkaProducerFactory<>(
-            kafka.buildProducerProperties(), new StringSerializer(), new ByteArraySerializer()));
+            kafka.buildProducerProperties(), new StringSerializer(), new ByteArraySerializer());
+    customizers.orderedStream().forEach(c -> c.customize(factory));
+    return new KafkaTemplate<>(factory);
   }
 
   @Bean
@@ -131,14 +146,18 @@ class KafkaConfig {
    */
   @Bean
   ConcurrentKafkaListenerContainerFactory<String, byte[]> rawListenerFactory(
-      KafkaProperties kafka, DefaultErrorHandler errorHandler) {
+      KafkaProperties kafka,
+      DefaultErrorHandler errorHandler,
+      ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
     Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
-    factory.setConsumerFactory(
+    var consumerFactory =
         new DefaultKafkaConsumerFactory<>(
-            config, new StringDeserializer(), new ByteArrayDeserializer()));
+            config, new StringDeserializer(), new ByteArrayDeserializer());
+    customizers.orderedStream().forEach(c -> c.customize(consumerFactory));
+    var factory = new ConcurrentKafkaListenerContainerFactory<String, byte[]>();
+    factory.setConsumerFactory(consumerFactory);
     factory.setCommonErrorHandler(errorHandler);
     return factory;
   }

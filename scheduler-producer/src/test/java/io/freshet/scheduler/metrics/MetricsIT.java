@@ -45,6 +45,9 @@ class MetricsIT extends SchedulerItSupport {
     assertThat(after).contains("freshet_scheduler_requests_emitted_total");
     assertThat(after).contains("freshet_scheduler_claim_latency_seconds_count");
     assertThat(after).contains("freshet_scheduler_claim_phase_seconds_count{phase=\"publish\"}");
+    // Kafka client metrics on the service's own factories: the listeners' lag, the claims' sends
+    assertThat(after).contains("kafka_consumer_fetch_manager_records_lag_max{");
+    assertThat(after).contains("kafka_producer_record_send_total{");
   }
 
   @Test
