@@ -25,6 +25,7 @@ public final class Services implements AutoCloseable {
   private final StackSettings s;
   private final String java;
   private final List<ManagedProcess> running = new ArrayList<>();
+  private final Map<String, String> extraEnv = new HashMap<>();
 
   public Services(StackSettings settings, String java) {
     this.s = settings;
@@ -64,6 +65,15 @@ public final class Services implements AutoCloseable {
                 "FRESHET_CREDENTIALS_KEY", secret("credentials-key"))));
   }
 
+  /**
+   * Variables given to every service started from now on, over the defaults (e.g. a Kafka cluster's
+   * bootstrap list and replication: {@link KafkaCluster#serviceEnv()}).
+   */
+  public Services withEnv(Map<String, String> env) {
+    extraEnv.putAll(env);
+    return this;
+  }
+
   /** Starts every built service and waits for each one's readiness. */
   public List<String> start() throws IOException {
     List<String> skipped = new ArrayList<>();
@@ -85,6 +95,7 @@ public final class Services implements AutoCloseable {
     env.put("REGISTRY_URL", s.registryApiUrl());
     env.put("DATABASE_USER", "postgres");
     env.put("DATABASE_PASSWORD", "postgres");
+    env.putAll(extraEnv);
     List<String> command =
         List.of(
             java,
