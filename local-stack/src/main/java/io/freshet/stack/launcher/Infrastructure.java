@@ -228,6 +228,10 @@ public final class Infrastructure implements AutoCloseable {
             "-Dquarkus.http.host=127.0.0.1",
             "-Dquarkus.http.port=" + s.registryPort(),
             "-Dquarkus.management.enabled=false",
+            // fixed on at the registry's build whatever the line above says: keep it off
+            // 0.0.0.0:9000, where a second stack on the machine would collide
+            "-Dquarkus.management.host=127.0.0.1",
+            "-Dquarkus.management.port=0",
             "-Dquarkus.log.level=WARN",
             "-Dquarkus.http.access-log.enabled=false",
             "-Dapicurio.logging.audit.enabled=false",
