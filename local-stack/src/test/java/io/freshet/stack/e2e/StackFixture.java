@@ -418,9 +418,28 @@ final class StackFixture implements AutoCloseable {
     return DriverManager.getConnection(settings.jdbcUrl("freshet"), "postgres", "postgres");
   }
 
+  /** Ports handed out in this JVM, never handed out twice. */
+  private static final Set<Integer> PORTS_GIVEN =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * A port free now, below Linux's ephemeral range (32768-60999): a port from that range, picked
+   * here and bound only later by a child process, can meanwhile become the local port of any
+   * outgoing connection on the machine (it did, once: a service failed to start on one).
+   */
   private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+    var random = java.util.concurrent.ThreadLocalRandom.current();
+    for (int attempt = 0; attempt < 1_000; attempt++) {
+      int port = 20_000 + random.nextInt(12_000);
+      if (!PORTS_GIVEN.add(port)) {
+        continue;
+      }
+      try (var socket = new ServerSocket(port)) {
+        return socket.getLocalPort();
+      } catch (IOException inUse) {
+        // try another
+      }
     }
+    throw new IOException("no free port in 20000-31999");
   }
 }
