@@ -64,8 +64,8 @@ class KafkaConfig {
             .flatMap(
                 t ->
                     Stream.of(
-                        t.newTopic(kafka.replicationFactor()),
-                        t.newDlqTopic(kafka.replicationFactor())))
+                        t.newTopic(kafka.replicationFactor(), kafka.minInsyncReplicas()),
+                        t.newDlqTopic(kafka.replicationFactor(), kafka.minInsyncReplicas())))
             .toArray(NewTopic[]::new));
   }
 

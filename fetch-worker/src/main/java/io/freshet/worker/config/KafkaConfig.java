@@ -60,12 +60,13 @@ class KafkaConfig {
       return new KafkaAdmin.NewTopics();
     }
     short rf = kafka.replicationFactor();
+    int minIsr = kafka.minInsyncReplicas();
     return new KafkaAdmin.NewTopics(
         Stream.of(
-                topics.fetchRequested().newTopic(rf),
-                topics.fetchRequested().newDlqTopic(rf),
-                topics.contentFetched().newTopic(rf),
-                topics.fetchCompleted().newTopic(rf))
+                topics.fetchRequested().newTopic(rf, minIsr),
+                topics.fetchRequested().newDlqTopic(rf, minIsr),
+                topics.contentFetched().newTopic(rf, minIsr),
+                topics.fetchCompleted().newTopic(rf, minIsr))
             .toArray(NewTopic[]::new));
   }
 

@@ -182,11 +182,14 @@ public record WorkerProperties(
    * @param partitions partitions of topics this service creates
    * @param replicationFactor replication factor of topics this service creates
    * @param createTopics whether missing topics and their DLQs are created at start-up
+   * @param minInsyncReplicas {@code min.insync.replicas} set on topics this service creates; 0
+   *     leaves it to the brokers' default
    */
   public record Kafka(
       @NotBlank @DefaultValue("http://localhost:8081/apis/registry/v2") String registryUrl,
       @DefaultValue("false") boolean autoRegister,
       @Min(1) @DefaultValue("12") int partitions,
       @Min(1) @DefaultValue("1") short replicationFactor,
-      @DefaultValue("true") boolean createTopics) {}
+      @DefaultValue("true") boolean createTopics,
+      @Min(0) @DefaultValue("0") int minInsyncReplicas) {}
 }

@@ -28,6 +28,7 @@ public final class Infrastructure implements AutoCloseable {
   private ManagedProcess kafka;
   private EmbeddedPostgres postgres;
   private ManagedProcess registry;
+  private KafkaCluster kafkaCluster;
 
   public Infrastructure(StackSettings settings, String java) {
     this.s = settings;
@@ -43,7 +44,11 @@ public final class Infrastructure implements AutoCloseable {
     pg.setUncaughtExceptionHandler(
         (t, e) -> pgFailure[0] = e instanceof RuntimeException r ? r : new RuntimeException(e));
     pg.start();
-    startKafka();
+    if (kafkaCluster != null) {
+      kafkaCluster.start(brokerClasspath());
+    } else {
+      startKafka();
+    }
     try {
       pg.join();
     } catch (InterruptedException e) {
@@ -196,7 +201,7 @@ public final class Infrastructure implements AutoCloseable {
    * A cluster id kept in the data dir, so a re-format after a lost meta.properties is the same
    * cluster.
    */
-  private static String clusterId(Path dir) throws IOException {
+  static String clusterId(Path dir) throws IOException {
     Path file = dir.resolve("cluster.id");
     if (Files.exists(file)) {
       return Files.readString(file).trim();
@@ -288,6 +293,41 @@ public final class Infrastructure implements AutoCloseable {
     return postgres != null;
   }
 
+  /**
+   * Runs a cluster of combined KRaft nodes instead of the single broker (the three-broker fault
+   * test); call before {@link #start}. Give the first node the settings' Kafka ports, so that
+   * {@link StackSettings#bootstrapServers()} reaches the cluster too; the services need {@link
+   * KafkaCluster#serviceEnv()}.
+   */
+  public Infrastructure withKafkaCluster(List<KafkaCluster.NodePorts> nodes) {
+    kafkaCluster = new KafkaCluster(s, javaCmd, nodes);
+    return this;
+  }
+
+  /** The cluster of {@link #withKafkaCluster}, or null with the single broker. */
+  public KafkaCluster kafkaCluster() {
+    return kafkaCluster;
+  }
+
+  /**
+   * SIGKILL of the single broker (a fault test's crash): no controlled shutdown, nothing flushed
+   * but what the OS already had.
+   */
+  public void killKafka() {
+    kafka.kill();
+  }
+
+  /**
+   * Starts the single broker again on the same data dir and ports (after {@link #killKafka}), and
+   * waits for its listener; clients reconnect by themselves.
+   */
+  public void restartKafka() throws IOException {
+    if (kafka.isAlive()) {
+      throw new IllegalStateException("the broker is running");
+    }
+    startKafka();
+  }
+
   /** Stops the registry, Kafka, then PostgreSQL. */
   @Override
   public void close() {
@@ -296,6 +336,9 @@ public final class Infrastructure implements AutoCloseable {
     }
     if (kafka != null) {
       kafka.stop(Duration.ofSeconds(30));
+    }
+    if (kafkaCluster != null) {
+      kafkaCluster.close();
     }
     if (postgres != null) {
       try {

@@ -32,6 +32,8 @@ public final class Services implements AutoCloseable {
    */
   private final Map<String, Service> instances = new HashMap<>();
 
+  private final Map<String, String> extraEnv = new HashMap<>();
+
   public Services(StackSettings settings, String java) {
     this.s = settings;
     this.java = java;
@@ -68,6 +70,15 @@ public final class Services implements AutoCloseable {
                 "DATABASE_URL", db,
                 "FRESHET_API_TOKEN", apiToken(),
                 "FRESHET_CREDENTIALS_KEY", secret("credentials-key"))));
+  }
+
+  /**
+   * Variables given to every service started from now on, over the defaults (e.g. a Kafka cluster's
+   * bootstrap list and replication: {@link KafkaCluster#serviceEnv()}).
+   */
+  public Services withEnv(Map<String, String> env) {
+    extraEnv.putAll(env);
+    return this;
   }
 
   /** Starts every built service and waits for each one's readiness. */
@@ -129,6 +140,7 @@ public final class Services implements AutoCloseable {
     env.put("REGISTRY_URL", s.registryApiUrl());
     env.put("DATABASE_USER", "postgres");
     env.put("DATABASE_PASSWORD", "postgres");
+    env.putAll(extraEnv);
     List<String> command =
         List.of(
             java,

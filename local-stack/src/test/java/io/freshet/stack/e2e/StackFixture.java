@@ -8,6 +8,7 @@ import io.freshet.stack.demoweb.DemoWeb;
 import io.freshet.stack.demoweb.DemoWebSettings;
 import io.freshet.stack.demoweb.Reconciliation;
 import io.freshet.stack.launcher.Infrastructure;
+import io.freshet.stack.launcher.KafkaCluster;
 import io.freshet.stack.launcher.Services;
 import io.freshet.stack.launcher.StackSettings;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -97,6 +99,17 @@ final class StackFixture implements AutoCloseable {
   /** As {@link #start(String, int)} with the demo web's settings (port and count are set here). */
   static StackFixture start(String name, int sources, DemoWebSettings webSettings)
       throws Exception {
+    return start(name, sources, webSettings, 1);
+  }
+
+  /**
+   * As {@link #start(String, int, DemoWebSettings)} on {@code kafkaNodes} Kafka nodes: 1 is the
+   * launcher's single broker; more is a {@link KafkaCluster} of combined KRaft nodes (the first on
+   * the settings' Kafka ports) with the services' topics replicated 3 times, {@code
+   * min.insync.replicas} 2, and every node in their bootstrap list.
+   */
+  static StackFixture start(String name, int sources, DemoWebSettings webSettings, int kafkaNodes)
+      throws Exception {
     Path projectDir = Path.of("..").toAbsolutePath().normalize();
     Path home =
         Files.createDirectories(
@@ -120,12 +133,23 @@ final class StackFixture implements AutoCloseable {
             0);
     String java = ProcessHandle.current().info().command().orElse("java");
     Infrastructure infra = new Infrastructure(settings, java);
+    if (kafkaNodes > 1) {
+      List<KafkaCluster.NodePorts> nodes = new ArrayList<>();
+      nodes.add(new KafkaCluster.NodePorts(1, settings.kafkaPort(), settings.controllerPort()));
+      for (int id = 2; id <= kafkaNodes; id++) {
+        nodes.add(new KafkaCluster.NodePorts(id, freePort(), freePort()));
+      }
+      infra.withKafkaCluster(nodes);
+    }
     Services services = null;
     DemoWeb web = null;
     try {
       infra.start();
       new SchemaRegistrar(settings.registryCcompatUrl()).registerAll();
       services = new Services(settings, java);
+      if (infra.kafkaCluster() != null) {
+        services.withEnv(infra.kafkaCluster().serviceEnv());
+      }
       assertThat(services.start()).as("services not built").isEmpty();
       web =
           DemoWeb.start(
@@ -394,9 +418,28 @@ final class StackFixture implements AutoCloseable {
     return DriverManager.getConnection(settings.jdbcUrl("freshet"), "postgres", "postgres");
   }
 
+  /** Ports handed out in this JVM, never handed out twice. */
+  private static final Set<Integer> PORTS_GIVEN =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * A port free now, below Linux's ephemeral range (32768-60999): a port from that range, picked
+   * here and bound only later by a child process, can meanwhile become the local port of any
+   * outgoing connection on the machine (it did, once: a service failed to start on one).
+   */
   private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+    var random = java.util.concurrent.ThreadLocalRandom.current();
+    for (int attempt = 0; attempt < 1_000; attempt++) {
+      int port = 20_000 + random.nextInt(12_000);
+      if (!PORTS_GIVEN.add(port)) {
+        continue;
+      }
+      try (var socket = new ServerSocket(port)) {
+        return socket.getLocalPort();
+      } catch (IOException inUse) {
+        // try another
+      }
     }
+    throw new IOException("no free port in 20000-31999");
   }
 }

@@ -56,8 +56,8 @@ class KafkaConfig {
             .flatMap(
                 t ->
                     java.util.stream.Stream.of(
-                        t.newTopic(props.replicationFactor()),
-                        t.newDlqTopic(props.replicationFactor())))
+                        t.newTopic(props.replicationFactor(), props.minInsyncReplicas()),
+                        t.newDlqTopic(props.replicationFactor(), props.minInsyncReplicas())))
             .toArray(NewTopic[]::new));
   }
 

@@ -15,6 +15,8 @@ import org.springframework.validation.annotation.Validated;
  * @param partitions partitions for topics this service creates
  * @param replicationFactor replication factor for topics this service creates
  * @param createTopics whether to create missing topics at start-up
+ * @param minInsyncReplicas {@code min.insync.replicas} set on topics this service creates; 0 leaves
+ *     it to the brokers' default
  */
 @Validated
 @ConfigurationProperties("freshet.kafka")
@@ -23,4 +25,5 @@ public record KafkaTopicsProperties(
     @DefaultValue("false") boolean autoRegister,
     @Min(1) @DefaultValue("12") int partitions,
     @Min(1) @DefaultValue("1") short replicationFactor,
-    @DefaultValue("true") boolean createTopics) {}
+    @DefaultValue("true") boolean createTopics,
+    @Min(0) @DefaultValue("0") int minInsyncReplicas) {}

@@ -1,9 +1,11 @@
 package io.freshet.schemas.topic;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Serde;
 
 /**
@@ -52,6 +54,44 @@ public record Topic<K, V>(
   /** The admin request that creates this topic's dead-letter topic (raw bytes, same partitions). */
   public NewTopic newDlqTopic(short replicationFactor) {
     return new NewTopic(dlqName(), Optional.of(partitions), Optional.of(replicationFactor));
+  }
+
+  /**
+   * The admin request that creates this topic with {@code min.insync.replicas} set on the topic, so
+   * an {@code acks=all} write needs that many replicas whatever the brokers' default; {@code 0}
+   * leaves it to the brokers' default (as {@link #newTopic(short)}).
+   *
+   * @throws IllegalArgumentException if it is negative or above the replication factor (no write
+   *     could ever succeed)
+   */
+  public NewTopic newTopic(short replicationFactor, int minInsyncReplicas) {
+    return withMinInsyncReplicas(newTopic(replicationFactor), replicationFactor, minInsyncReplicas);
+  }
+
+  /** As {@link #newTopic(short, int)} for this topic's dead-letter topic. */
+  public NewTopic newDlqTopic(short replicationFactor, int minInsyncReplicas) {
+    return withMinInsyncReplicas(
+        newDlqTopic(replicationFactor), replicationFactor, minInsyncReplicas);
+  }
+
+  private static NewTopic withMinInsyncReplicas(
+      NewTopic topic, short replicationFactor, int minInsyncReplicas) {
+    if (minInsyncReplicas < 0 || minInsyncReplicas > replicationFactor) {
+      throw new IllegalArgumentException(
+          "min.insync.replicas must be 0 (the brokers' default) to the replication factor "
+              + replicationFactor
+              + ", was "
+              + minInsyncReplicas);
+    }
+    if (minInsyncReplicas == 0) {
+      return topic;
+    }
+    Map<String, String> configs = new HashMap<>();
+    if (topic.configs() != null) {
+      configs.putAll(topic.configs());
+    }
+    configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInsyncReplicas));
+    return topic.configs(configs);
   }
 
   /** The same topic with another partition count (deployments size topics to their load). */

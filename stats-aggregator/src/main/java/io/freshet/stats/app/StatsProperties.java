@@ -36,6 +36,8 @@ import org.springframework.validation.annotation.Validated;
  * @param createTopics whether to create the topics at start-up if missing
  * @param partitions partitions of topics this service creates
  * @param replicationFactor replication of topics this service creates (and of the changelog)
+ * @param minInsyncReplicas {@code min.insync.replicas} of topics this service creates and of Kafka
+ *     Streams' internal topics; 0 leaves it to the brokers' default
  */
 @Validated
 @ConfigurationProperties("freshet.stats")
@@ -60,7 +62,8 @@ public record StatsProperties(
     @DefaultValue("false") boolean autoRegister,
     @DefaultValue("true") boolean createTopics,
     @Min(1) @DefaultValue("12") int partitions,
-    @Min(1) @DefaultValue("1") short replicationFactor) {
+    @Min(1) @DefaultValue("1") short replicationFactor,
+    @Min(0) @DefaultValue("0") int minInsyncReplicas) {
 
   /** The definitions' knobs. */
   public StatsSettings settings() {

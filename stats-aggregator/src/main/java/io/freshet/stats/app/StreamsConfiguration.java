@@ -7,6 +7,7 @@ import io.freshet.stats.topology.SourceStatsTopology;
 import java.time.Clock;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -46,11 +47,12 @@ class StreamsConfiguration {
       return new KafkaAdmin.NewTopics();
     }
     short rf = props.replicationFactor();
+    int minIsr = props.minInsyncReplicas();
     return new KafkaAdmin.NewTopics(
         new NewTopic[] {
-          topics.fetchCompleted().newTopic(rf),
-          topics.fetchCompleted().newDlqTopic(rf),
-          topics.sourceStats().newTopic(rf)
+          topics.fetchCompleted().newTopic(rf, minIsr),
+          topics.fetchCompleted().newDlqTopic(rf, minIsr),
+          topics.sourceStats().newTopic(rf, minIsr)
         });
   }
 
@@ -67,6 +69,12 @@ class StreamsConfiguration {
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, props.commitInterval().toMillis());
     p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, props.advertisedHost());
     p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) props.replicationFactor());
+    if (props.minInsyncReplicas() > 0) {
+      // the changelog and any repartition topic, which Streams creates itself
+      p.put(
+          StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+          Integer.toString(props.minInsyncReplicas()));
+    }
     return new StreamsSettings(p);
   }
 
