@@ -2,6 +2,7 @@ package io.freshet.cadence.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -73,5 +74,57 @@ class AgeHazardTest {
     h.refresh();
     assertThat(h.multiplier(31)).isGreaterThan(1.5);
     assertThat(h.multiplier(1.5)).isLessThan(0.5);
+  }
+
+  /**
+   * Two populations in one hazard: slow bursty sources (after each change, half the time a
+   * follow-up within hours — gap ~ Exp(mean 4 h) — else a long silence, Exp(mean 1000 h); mean rate
+   * 1/502 per hour) and fast Poisson ones (0.5 per hour). Each stratum's curve converges to its own
+   * truth, which for the bursty sources is a multiplier near 60 right after a change; the pooled
+   * curve, dominated by the fast sources' many changes, would put it far lower.
+   */
+  @Test
+  void eachRateStratumLearnsItsOwnBurstCurve() {
+    Random rnd = new Random(7);
+    AgeHazard h = new AgeHazard(Double.POSITIVE_INFINITY, AgeHazard.RATE_STRATA);
+    double slowMean = 1 / 502.0;
+    long t = T0;
+    for (int i = 0; i < 100_000; i++) {
+      double mean = rnd.nextBoolean() ? 4 : 1000;
+      double gap = -Math.log(1 - rnd.nextDouble()) * mean;
+      h.observe(t, slowMean, 0, gap, 1, true);
+    }
+    double fast = 0.5;
+    for (int i = 0; i < 100_000; i++) {
+      h.observe(t, fast, 0, -Math.log(1 - rnd.nextDouble()) / fast, 1, true);
+    }
+    h.refresh();
+
+    double[] edges = AgeHazard.EDGES_HOURS;
+    for (int b : new int[] {0, 1, 3, 5, 9, 11}) { // [0,1), [1,3), [6,12), [24,48), [336,720), ...
+      double lo = edges[b];
+      double hi = edges[b + 1];
+      double truth = (survival(lo) - survival(hi)) / (slowMean * exposure(lo, hi));
+      assertThat(h.multiplier((lo + hi) / 2, slowMean))
+          .as("slow stratum, ages [%s, %s) h: truth %.3f", lo, hi, truth)
+          .isCloseTo(truth, withinPercentage(12));
+    }
+    for (double age : new double[] {0.5, 2, 4}) { // where fast sources are watched at all
+      assertThat(h.multiplier(age, fast)).as("fast stratum, %s h", age).isCloseTo(1, within(0.1));
+    }
+    assertThat(h.multiplier(0.5, slowMean)).isGreaterThan(45);
+    assertThat(h.multiplier(0.5)).as("pooled").isLessThan(h.multiplier(0.5, slowMean) / 5);
+    assertThat(h.curve(slowMean)).hasSize(edges.length - 1);
+  }
+
+  /** P(gap ≥ a) of the slow bursty sources. */
+  private static double survival(double a) {
+    return 0.5 * Math.exp(-a / 4) + 0.5 * Math.exp(-a / 1000);
+  }
+
+  /** ∫ survival over [lo, hi): the time a gap spends at those ages, on average. */
+  private static double exposure(double lo, double hi) {
+    return 0.5 * 4 * (Math.exp(-lo / 4) - Math.exp(-hi / 4))
+        + 0.5 * 1000 * (Math.exp(-lo / 1000) - Math.exp(-hi / 1000));
   }
 }

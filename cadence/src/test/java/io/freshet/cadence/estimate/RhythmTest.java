@@ -139,4 +139,25 @@ class RhythmTest {
         .isCloseTo(hazard.multiplier(3.5) / hazard.multiplier(0.5), within(1e-12))
         .isLessThan(0.5);
   }
+
+  @Test
+  void aStratifiedShapeFollowsTheCurveOfTheSourcesOwnRate() {
+    AgeHazard hazard = new AgeHazard(Double.POSITIVE_INFINITY, AgeHazard.RATE_STRATA);
+    for (int i = 0; i < 200; i++) {
+      // slow sources (1/500 h): a follow-up within the hour half the time; fast ones: Poisson
+      hazard.observe(MONDAY, 0.002, 0, 0.75, 1, true);
+      hazard.observe(MONDAY, 0.002, 0, 1000, 1, true);
+      hazard.observe(MONDAY, 1.0, 0, 1.0, 1, true);
+    }
+    hazard.refresh();
+    long lastChange = MONDAY - 1800;
+    ChangeShape slow = ChangeShape.relativeTo(hazard, 0.002, lastChange, null, MONDAY);
+    ChangeShape fast = ChangeShape.relativeTo(hazard, 1.0, lastChange, null, MONDAY);
+    assertThat(slow.multiplier(MONDAY + 3 * 3600))
+        .isCloseTo(hazard.multiplier(3.5, 0.002) / hazard.multiplier(0.5, 0.002), within(1e-12))
+        .isLessThan(0.1);
+    assertThat(fast.multiplier(MONDAY + 3 * 3600))
+        .isCloseTo(hazard.multiplier(3.5, 1.0) / hazard.multiplier(0.5, 1.0), within(1e-12));
+    assertThat(hazard.multiplier(0.5, 0.002)).isGreaterThan(50 * hazard.multiplier(0.5, 1.0));
+  }
 }

@@ -80,6 +80,7 @@ class CadencePolicyContractTest {
             b -> b.publishIntervalAvg(Duration.ofMinutes(3)),
             b -> b.changeRatePerHour(0.2).rateShape(spikyRhythm()),
             b -> b.changeRatePerHour(0.2).rateShape(burst()),
+            b -> b.changeRatePerHour(0.002).rateShape(stratifiedBurst()),
             b -> b.changeRatePerHour(2.0).rateShape(nothingEver()));
     List<Tier> tiers = new ArrayList<>(Arrays.asList(Tier.values()));
     tiers.add(null);
@@ -108,6 +109,18 @@ class CadencePolicyContractTest {
     }
     h.refresh();
     return new ChangeShape(h, NOW.getEpochSecond() - 600, null);
+  }
+
+  /** A slow source's stratum curve: a burst hundreds of times its mean rate, then quiet. */
+  private static RateShape stratifiedBurst() {
+    AgeHazard h = new AgeHazard(Double.POSITIVE_INFINITY, AgeHazard.RATE_STRATA);
+    for (int i = 0; i < 50; i++) {
+      h.observe(NOW.getEpochSecond(), 0.002, 0, 2, 1, true);
+      h.observe(NOW.getEpochSecond(), 0.002, 2, 2000, 0, true);
+    }
+    h.refresh();
+    return ChangeShape.relativeTo(
+        h, 0.002, NOW.getEpochSecond() - 3600, null, NOW.getEpochSecond());
   }
 
   private static RateShape nothingEver() {
