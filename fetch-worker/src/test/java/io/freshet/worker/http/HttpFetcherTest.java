@@ -257,18 +257,18 @@ class HttpFetcherTest {
 
   @Test
   void theTotalTimeoutRunsFromTheRequestNotFromTheWaitForTheHostsTurn() throws Exception {
-    // A body that takes 300 ms to arrive, well within the 1 s total timeout...
+    // A body that takes 250 ms to arrive, well within the 2 s total timeout...
     server.stub(
         get(urlPathEqualTo("/dribble"))
             .willReturn(
                 aResponse()
                     .withStatus(200)
                     .withBody("x".repeat(500))
-                    .withChunkedDribbleDelay(5, 300)));
+                    .withChunkedDribbleDelay(5, 250)));
     var settings =
         new HttpSettings(
             Duration.ofSeconds(2),
-            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
             0,
             Duration.ofSeconds(1),
             Duration.ofSeconds(30),
@@ -276,11 +276,11 @@ class HttpFetcherTest {
             256 * 1024,
             5,
             "Freshet-test");
-    // ... asked for twice from a host whose turns are 1.5 s apart, on the real clock.
+    // ... asked for twice from a host whose turns are 3 s apart, on the real clock.
     var politeness =
         new io.freshet.worker.politeness.HostPoliteness(
             new io.freshet.worker.politeness.PolitenessSettings(
-                Duration.ofMillis(1_500), 2, Duration.ofSeconds(1), Duration.ofMinutes(1)),
+                Duration.ofSeconds(3), 2, Duration.ofSeconds(1), Duration.ofMinutes(1)),
             java.time.Clock.systemUTC(),
             Sleeper.SYSTEM);
     try (var real =
@@ -295,7 +295,7 @@ class HttpFetcherTest {
       long before = System.nanoTime();
       HttpResult second = real.get(url, Map.of(), HttpFetcher.Conditional.NONE);
       assertThat(Duration.ofNanos(System.nanoTime() - before))
-          .isGreaterThan(Duration.ofMillis(1_000)); // it did wait longer than the timeout
+          .isGreaterThan(Duration.ofMillis(2_000)); // it did wait longer than the timeout
       assertThat(second.status()).isEqualTo(200);
       assertThat(second.body()).hasSize(500);
     }

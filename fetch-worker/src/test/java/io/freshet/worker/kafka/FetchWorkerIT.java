@@ -402,8 +402,9 @@ class FetchWorkerIT {
     // At most one request per second to the slow host. The worker spaces the starts by its own
     // clock (HostPolitenessTest: exactly, on a fake one); the server logs each request (in whole
     // milliseconds) once the client has sent it, and that send latency varies from one request to
-    // the next by up to a few tens of milliseconds on this loaded 2-core machine (at worst -31 ms
-    // in five runs at load 20). So each gap at least 1 s less 100 ms, and — since that jitter does
+    // the next by up to a few tens of milliseconds on this loaded 2-core machine (at worst -34 ms
+    // in six runs at load 10-30). So each gap at least 1 s less 100 ms, and — since that jitter
+    // does
     // not add up — n requests span at least n - 1 seconds less the same 100 ms.
     List<Instant> slow = slowRequests.stream().map(r -> r.getLoggedDate().toInstant()).toList();
     List<Long> gaps = new ArrayList<>();
