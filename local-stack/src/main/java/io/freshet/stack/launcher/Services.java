@@ -33,6 +33,14 @@ public final class Services implements AutoCloseable {
   private final Map<String, Service> instances = new HashMap<>();
 
   private final Map<String, String> extraEnv = new HashMap<>();
+  private final Map<String, Map<String, String>> moduleEnv = new HashMap<>();
+
+  /**
+   * The services' JVM options. C1 only ({@code TieredStopAtLevel=1}): on two cores, five JVMs
+   * starting at once come up far sooner, at some cost in peak speed ({@link #withJvmOptions}).
+   */
+  private List<String> jvmOptions =
+      List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
   public Services(StackSettings settings, String java) {
     this.s = settings;
@@ -78,6 +86,21 @@ public final class Services implements AutoCloseable {
    */
   public Services withEnv(Map<String, String> env) {
     extraEnv.putAll(env);
+    return this;
+  }
+
+  /**
+   * Variables given to one module's processes started from now on, over the defaults and {@link
+   * #withEnv(Map)} (e.g. a benchmark's variation of one service's settings).
+   */
+  public Services withEnv(String module, Map<String, String> env) {
+    moduleEnv.computeIfAbsent(module, m -> new HashMap<>()).putAll(env);
+    return this;
+  }
+
+  /** JVM options for services started from now on, instead of the defaults (e.g. a benchmark's). */
+  public Services withJvmOptions(List<String> options) {
+    jvmOptions = List.copyOf(options);
     return this;
   }
 
@@ -141,14 +164,11 @@ public final class Services implements AutoCloseable {
     env.put("DATABASE_USER", "postgres");
     env.put("DATABASE_PASSWORD", "postgres");
     env.putAll(extraEnv);
-    List<String> command =
-        List.of(
-            java,
-            "-Xmx384m",
-            "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC",
-            "-jar",
-            jar.toString());
+    env.putAll(moduleEnv.getOrDefault(svc.module(), Map.of()));
+    List<String> command = new ArrayList<>();
+    command.add(java);
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-jar", jar.toString()));
     ManagedProcess p = ManagedProcess.start(s, name, command, env, s.home().resolve(name));
     running.add(p); // before waiting: a stop during the wait must stop this one too
     p.awaitHttpOk(

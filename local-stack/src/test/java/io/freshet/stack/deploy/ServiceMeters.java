@@ -55,6 +55,10 @@ final class ServiceMeters {
   private static final Pattern BUILDER =
       Pattern.compile(
           "\\b(Counter|FunctionCounter|Gauge|Timer|DistributionSummary)\\.builder\\(\\s*\"([^\"]+)\"");
+  private static final Pattern NOT_UNDERSTOOD =
+      Pattern.compile(
+          "\\b(FunctionTimer|LongTaskTimer|TimeGauge|MultiGauge)\\.builder\\(|\\.more\\(\\)"
+              + "|\\.(gaugeCollectionSize|gaugeMapSize|functionCounter|functionTimer)\\(");
   private static final Pattern SHORTCUT =
       Pattern.compile("\\.\\s*(counter|timer|summary|gauge)\\(\\s*\"([^\"]+)\"");
   private static final Pattern TAG = Pattern.compile("\\.tags?\\(\\s*\"([^\"]+)\"");
@@ -87,6 +91,11 @@ final class ServiceMeters {
   }
 
   static List<Meter> scanFile(String service, String source, String code) {
+    Matcher unknown = NOT_UNDERSTOOD.matcher(code);
+    if (unknown.find()) {
+      throw new IllegalStateException(
+          source + ": '" + unknown.group() + "' registers a meter this scan does not read yet");
+    }
     List<Meter> meters = new ArrayList<>();
     Matcher b = BUILDER.matcher(code);
     while (b.find()) {
