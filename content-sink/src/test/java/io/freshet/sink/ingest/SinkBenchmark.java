@@ -39,15 +39,16 @@ import tools.jackson.databind.json.JsonMapper;
  * Rows per second stored by the sink path (Kafka in, the service's own listener, batches into
  * PostgreSQL) beside a raw {@code COPY} of the same rows into the same table, in the same run on
  * the real broker, registry and PostgreSQL of test-support; prints both and their ratio. Then
- * compares the three ways of writing one batch's upsert (ADR 0004): {@code unnest} arrays (what the
+ * compares the three ways of writing one batch's upsert (ADR 0005): {@code unnest} arrays (what the
  * sink uses), a multi-row {@code VALUES} list, and {@code COPY} into a staging table then one merge
  * statement — first on an empty table (every row new), then the same batches again (every row a
  * redelivery). Not a test: run it with {@code content-sink/bench/sink-benchmark.sh}.
  *
  * <p>Arguments (optional): {@code --rows N} (100000) events through the sink path; {@code --body B}
  * (600) characters of body per item; {@code --sources S} (1000); {@code --statement-rows M} (50000)
- * rows per statement strategy; {@code --batch K} (500) rows per statement; {@code --skip-sink},
- * {@code --skip-statements}.
+ * rows per statement strategy; {@code --batch K} (500) rows per statement; {@code --max-poll P}
+ * (500) and {@code --concurrency C} (2), the service's {@code max-poll-records} and listener
+ * concurrency for the sink path; {@code --skip-sink}, {@code --skip-statements}.
  */
 public final class SinkBenchmark {
 
@@ -67,6 +68,7 @@ public final class SinkBenchmark {
     boolean sink = true;
     boolean statements = true;
     int maxPoll = 500;
+    int concurrency = 2;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[++i].replace("_", ""));
@@ -75,6 +77,7 @@ public final class SinkBenchmark {
         case "--statement-rows" -> statementRows = Integer.parseInt(args[++i].replace("_", ""));
         case "--batch" -> batch = Integer.parseInt(args[++i]);
         case "--max-poll" -> maxPoll = Integer.parseInt(args[++i]);
+        case "--concurrency" -> concurrency = Integer.parseInt(args[++i]);
         case "--skip-sink" -> sink = false;
         case "--skip-statements" -> statements = false;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -104,7 +107,7 @@ public final class SinkBenchmark {
           body,
           sources);
       if (sink) {
-        sinkVersusCopy(ds, pg, db, rows, body, sources, maxPoll);
+        sinkVersusCopy(ds, pg, db, rows, body, sources, maxPoll, concurrency);
       }
       if (statements) {
         compareStatements(ds, statementRows, batch, body, sources);
@@ -130,7 +133,14 @@ public final class SinkBenchmark {
   }
 
   private static void sinkVersusCopy(
-      HikariDataSource ds, PostgresFixture pg, String db, int n, int body, int sources, int maxPoll)
+      HikariDataSource ds,
+      PostgresFixture pg,
+      String db,
+      int n,
+      int body,
+      int sources,
+      int maxPoll,
+      int concurrency)
       throws Exception {
     var jdbc = new JdbcTemplate(ds);
     List<ContentFetched> events = events("bench-", n, body, sources);
@@ -150,6 +160,7 @@ public final class SinkBenchmark {
               new StringReader(csv));
       copyNanos = System.nanoTime() - start;
     }
+    String copyLoad = loadAverage();
     check(jdbc, n);
     truncate(jdbc);
 
@@ -186,6 +197,7 @@ public final class SinkBenchmark {
     app.put("freshet.kafka.registry-url", Infrastructure.registry().apiUrl());
     app.put("freshet.kafka.create-topics", "false");
     app.put("spring.kafka.consumer.max-poll-records", Integer.toString(maxPoll));
+    app.put("freshet.sink.listener-concurrency", Integer.toString(concurrency));
     app.put("freshet.api.token", "bench");
     app.put("freshet.cleanup.enabled", "false");
     app.put("logging.level.root", "WARN");
@@ -210,6 +222,7 @@ public final class SinkBenchmark {
         }
       }
       long doneAt = System.nanoTime();
+      String sinkLoad = loadAverage();
       check(jdbc, n);
       double sinkSeconds = (doneAt - firstRowAt) / 1e9;
       double sinkRate = (n - firstCount) / sinkSeconds;
@@ -233,6 +246,10 @@ public final class SinkBenchmark {
           latency.count(),
           latency.mean(java.util.concurrent.TimeUnit.MILLISECONDS));
       System.out.printf("ratio sink / COPY: %.2f (goal >= 0.5)%n", sinkRate / copyRate);
+      System.out.printf(
+          "max-poll-records %d, listener concurrency %d; 1-minute load average after COPY %s,"
+              + " after the sink path %s%n",
+          maxPoll, concurrency, copyLoad, sinkLoad);
     }
   }
 
@@ -253,14 +270,6 @@ public final class SinkBenchmark {
     System.out.printf("%-28s %14s %18s%n", "strategy", "new rows/s", "redelivered rows/s");
     Map<String, Strategy> strategies = new LinkedHashMap<>();
     strategies.put("unnest arrays (chosen)", (conn, plan) -> upserter.upsert(plan));
-    var activity = new io.freshet.sink.activity.ActivityLog(jdbc, JsonMapper.builder().build());
-    strategies.put(
-        "unnest + arrivals (sink tx)",
-        (conn, plan) -> {
-          var result = upserter.upsert(plan);
-          activity.recordArrivals(
-              io.freshet.sink.activity.Arrival.of(plan.rows(), result.stored()));
-        });
     strategies.put("multi-row VALUES", (conn, plan) -> values(conn, upserter, plan));
     strategies.put("COPY staging + merge", (conn, plan) -> copyMerge(conn, upserter, plan));
     // A warm-up pass of each, then the measured passes.
@@ -312,12 +321,14 @@ public final class SinkBenchmark {
               for (int r = 0; r < size; r++) {
                 values.append(r == 0 ? "" : ", ").append(row).append(r + 1).append("::int8)");
               }
-              return "WITH input AS (SELECT * FROM (VALUES "
+              return "WITH input AS MATERIALIZED (SELECT *, "
+                  + ContentUpserter.DRAW_ID
+                  + " FROM (VALUES "
                   + values
                   + ") AS i("
                   + ContentUpserter.INPUT_COLUMNS
                   + ", ord)), "
-                  + ContentUpserter.UPSERT_FROM_INPUT;
+                  + ContentUpserter.STORE_FROM_INPUT;
             });
     try (PreparedStatement st = conn.prepareStatement(sql)) {
       int p = 1;
@@ -326,7 +337,8 @@ public final class SinkBenchmark {
           st.setObject(p++, v);
         }
       }
-      st.executeQuery().close();
+      ContentUpserter.bindRepeats(conn, st, p, plan);
+      ContentUpserter.execute(st, plan);
     }
   }
 
@@ -363,8 +375,12 @@ public final class SinkBenchmark {
     }
     try (var st =
         conn.prepareStatement(
-            "WITH input AS (SELECT * FROM upsert_staging), " + ContentUpserter.UPSERT_FROM_INPUT)) {
-      st.executeQuery().close();
+            "WITH input AS MATERIALIZED (SELECT *, "
+                + ContentUpserter.DRAW_ID
+                + " FROM upsert_staging), "
+                + ContentUpserter.STORE_FROM_INPUT)) {
+      ContentUpserter.bindRepeats(conn, st, 1, plan);
+      ContentUpserter.execute(st, plan);
     }
     conn.commit();
     conn.setAutoCommit(true);
@@ -415,6 +431,13 @@ public final class SinkBenchmark {
     } else {
       csv.append(v);
     }
+  }
+
+  /** The machine's 1-minute load average: other work sharing the cores moves every figure. */
+  private static String loadAverage() {
+    return String.format(
+        "%.1f",
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
   }
 
   private static void truncate(JdbcTemplate jdbc) {
