@@ -6,6 +6,7 @@ import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.sink.ContentSinkApplication;
+import io.freshet.sink.config.SinkProperties;
 import io.freshet.sink.testing.ContentEvents;
 import io.freshet.testsupport.Infrastructure;
 import io.freshet.testsupport.PostgresFixture;
@@ -47,8 +48,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Arguments (optional): {@code --rows N} (100000) events through the sink path; {@code --body B}
  * (600) characters of body per item; {@code --sources S} (1000); {@code --statement-rows M} (50000)
  * rows per statement strategy; {@code --batch K} (500) rows per statement; {@code --max-poll P}
- * (500) and {@code --concurrency C} (2), the service's {@code max-poll-records} and listener
- * concurrency for the sink path; {@code --skip-sink}, {@code --skip-statements}.
+ * (500) and {@code --concurrency C} (the service's default), its {@code max-poll-records} and
+ * listener concurrency for the sink path; {@code --rounds R} (3) sink passes, each between two
+ * COPYs; {@code --skip-sink}, {@code --skip-statements}.
  */
 public final class SinkBenchmark {
 
@@ -68,7 +70,8 @@ public final class SinkBenchmark {
     boolean sink = true;
     boolean statements = true;
     int maxPoll = 500;
-    int concurrency = 2;
+    Integer concurrency = null; // the service's default
+    int rounds = 3;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[++i].replace("_", ""));
@@ -77,7 +80,8 @@ public final class SinkBenchmark {
         case "--statement-rows" -> statementRows = Integer.parseInt(args[++i].replace("_", ""));
         case "--batch" -> batch = Integer.parseInt(args[++i]);
         case "--max-poll" -> maxPoll = Integer.parseInt(args[++i]);
-        case "--concurrency" -> concurrency = Integer.parseInt(args[++i]);
+        case "--concurrency" -> concurrency = Integer.valueOf(args[++i]);
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--skip-sink" -> sink = false;
         case "--skip-statements" -> statements = false;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -107,7 +111,7 @@ public final class SinkBenchmark {
           body,
           sources);
       if (sink) {
-        sinkVersusCopy(ds, pg, db, rows, body, sources, maxPoll, concurrency);
+        sinkVersusCopy(ds, pg, db, rows, body, sources, maxPoll, concurrency, rounds);
       }
       if (statements) {
         compareStatements(ds, statementRows, batch, body, sources);
@@ -132,6 +136,11 @@ public final class SinkBenchmark {
     return out;
   }
 
+  /**
+   * COPY and the sink path in alternation, {@code rounds} times, each sink pass between two COPYs
+   * (COPY, sink, COPY, sink, …, COPY): the machine is shared, so each sink pass is compared with
+   * the COPYs just before and after it, and the median ratio is the figure.
+   */
   private static void sinkVersusCopy(
       HikariDataSource ds,
       PostgresFixture pg,
@@ -140,31 +149,16 @@ public final class SinkBenchmark {
       int body,
       int sources,
       int maxPoll,
-      int concurrency)
+      Integer concurrency,
+      int rounds)
       throws Exception {
     var jdbc = new JdbcTemplate(ds);
     List<ContentFetched> events = events("bench-", n, body, sources);
     List<ContentVersion> versions =
         events.stream().map(e -> ContentVersion.of(e, Duration.ofDays(90))).toList();
-
-    // 1. Raw COPY of the same rows into the same (empty, indexed) table.
     String csv = tableCsv(versions);
-    truncate(jdbc);
-    long copyNanos;
-    try (Connection conn = ds.getConnection()) {
-      long start = System.nanoTime();
-      conn.unwrap(PGConnection.class)
-          .getCopyAPI()
-          .copyIn(
-              "COPY platform_content (" + TABLE_COLUMNS + ") FROM STDIN (FORMAT csv)",
-              new StringReader(csv));
-      copyNanos = System.nanoTime() - start;
-    }
-    String copyLoad = loadAverage();
-    check(jdbc, n);
-    truncate(jdbc);
 
-    // 2. The sink path: the events on the topic, then the service consumes and stores them.
+    // The events on the topic once (untimed); every sink pass reads them with a group of its own.
     var topics =
         FreshetTopics.create(RegistrySettings.of(Infrastructure.registry().apiUrl(), true), 12);
     Infrastructure.kafka().createTopic(FreshetTopics.CONTENT_FETCHED, 12, Map.of());
@@ -185,8 +179,77 @@ public final class SinkBenchmark {
       }
       producer.flush();
     }
-    double produceSeconds = (System.nanoTime() - produceStart) / 1e9;
+    System.out.printf(
+        "produced %d events in %.1f s (not part of either figure)%n",
+        n, (System.nanoTime() - produceStart) / 1e9);
 
+    truncate(jdbc);
+    double copyBefore = copyOnce(ds, jdbc, csv, n);
+    List<Double> ratios = new ArrayList<>();
+    for (int round = 1; round <= rounds; round++) {
+      SinkPass sink = sinkOnce(jdbc, pg, db, n, maxPoll, concurrency);
+      if (round == 1) {
+        System.out.printf(
+            "sink path: max-poll-records %d, listener concurrency %d%n",
+            maxPoll, sink.concurrency());
+      }
+      double copyAfter = copyOnce(ds, jdbc, csv, n);
+      double copyRate = (copyBefore + copyAfter) / 2;
+      double ratio = sink.rate() / copyRate;
+      ratios.add(ratio);
+      System.out.printf(
+          "round %d: raw COPY %,7.0f rows/s (%,.0f before, %,.0f after) | sink path %,7.0f rows/s"
+              + " (%d rows in %.2f s from the first stored batch, %d batches of mean %.1f ms)"
+              + " | ratio %.2f | load %s%n",
+          round,
+          copyRate,
+          copyBefore,
+          copyAfter,
+          sink.rate(),
+          sink.rows(),
+          sink.seconds(),
+          sink.batches(),
+          sink.meanBatchMillis(),
+          ratio,
+          loadAverage());
+      copyBefore = copyAfter;
+    }
+    List<Double> sorted = ratios.stream().sorted().toList();
+    System.out.printf(
+        "ratio sink / COPY: %.2f median of %d rounds (min %.2f, max %.2f; goal >= 0.5)%n",
+        sorted.get(sorted.size() / 2), rounds, sorted.get(0), sorted.get(sorted.size() - 1));
+  }
+
+  /** Raw COPY of the rows into the empty, indexed table, then emptied again: rows per second. */
+  private static double copyOnce(HikariDataSource ds, JdbcTemplate jdbc, String csv, int n)
+      throws Exception {
+    long nanos;
+    try (Connection conn = ds.getConnection()) {
+      long start = System.nanoTime();
+      conn.unwrap(PGConnection.class)
+          .getCopyAPI()
+          .copyIn(
+              "COPY platform_content (" + TABLE_COLUMNS + ") FROM STDIN (FORMAT csv)",
+              new StringReader(csv));
+      nanos = System.nanoTime() - start;
+    }
+    check(jdbc, n);
+    truncate(jdbc);
+    return n / (nanos / 1e9);
+  }
+
+  /** One sink pass: rows stored after the first stored batch, and how long they took. */
+  private record SinkPass(
+      long rows, double seconds, long batches, double meanBatchMillis, int concurrency) {
+    double rate() {
+      return rows / seconds;
+    }
+  }
+
+  /** The service started with a new consumer group; timed from its first stored batch. */
+  private static SinkPass sinkOnce(
+      JdbcTemplate jdbc, PostgresFixture pg, String db, int n, int maxPoll, Integer concurrency)
+      throws Exception {
     Map<String, Object> app = new LinkedHashMap<>();
     app.put("server.port", "0");
     app.put("spring.datasource.url", pg.jdbcUrl(db));
@@ -197,12 +260,13 @@ public final class SinkBenchmark {
     app.put("freshet.kafka.registry-url", Infrastructure.registry().apiUrl());
     app.put("freshet.kafka.create-topics", "false");
     app.put("spring.kafka.consumer.max-poll-records", Integer.toString(maxPoll));
-    app.put("freshet.sink.listener-concurrency", Integer.toString(concurrency));
+    if (concurrency != null) {
+      app.put("freshet.sink.listener-concurrency", concurrency.toString());
+    }
     app.put("freshet.api.token", "bench");
     app.put("freshet.cleanup.enabled", "false");
     app.put("logging.level.root", "WARN");
     app.put("spring.main.banner-mode", "off");
-    long appStart = System.nanoTime();
     long firstRowAt = 0;
     long firstCount = 0;
     long lastCount = 0;
@@ -222,34 +286,21 @@ public final class SinkBenchmark {
         }
       }
       long doneAt = System.nanoTime();
-      String sinkLoad = loadAverage();
       check(jdbc, n);
-      double sinkSeconds = (doneAt - firstRowAt) / 1e9;
-      double sinkRate = (n - firstCount) / sinkSeconds;
-      double copyRate = n / (copyNanos / 1e9);
       var latency =
           ctx.getBean(io.micrometer.core.instrument.MeterRegistry.class)
               .get("freshet.sink.batch.latency")
               .timer();
-      System.out.printf(
-          "produced %d events in %.1f s (not part of either figure)%n", n, produceSeconds);
-      System.out.printf(
-          "raw COPY into platform_content : %,10.0f rows/s (%d rows in %.2f s)%n",
-          copyRate, n, copyNanos / 1e9);
-      System.out.printf(
-          "sink path (Kafka -> PostgreSQL): %,10.0f rows/s (%d rows in %.2f s from the first"
-              + " stored batch; %.2f s from context start; %d batches, mean %.1f ms stored)%n",
-          sinkRate,
-          n - firstCount,
-          sinkSeconds,
-          (doneAt - appStart) / 1e9,
-          latency.count(),
-          latency.mean(java.util.concurrent.TimeUnit.MILLISECONDS));
-      System.out.printf("ratio sink / COPY: %.2f (goal >= 0.5)%n", sinkRate / copyRate);
-      System.out.printf(
-          "max-poll-records %d, listener concurrency %d; 1-minute load average after COPY %s,"
-              + " after the sink path %s%n",
-          maxPoll, concurrency, copyLoad, sinkLoad);
+      var pass =
+          new SinkPass(
+              n - firstCount,
+              (doneAt - firstRowAt) / 1e9,
+              latency.count(),
+              latency.mean(java.util.concurrent.TimeUnit.MILLISECONDS),
+              ctx.getBean(SinkProperties.class).sink().listenerConcurrency());
+      ctx.close();
+      truncate(jdbc);
+      return pass;
     }
   }
 
