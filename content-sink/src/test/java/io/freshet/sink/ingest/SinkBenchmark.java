@@ -184,8 +184,10 @@ public final class SinkBenchmark {
         n, (System.nanoTime() - produceStart) / 1e9);
 
     truncate(jdbc);
-    double copyBefore = copyOnce(ds, jdbc, csv, n);
+    Cpu.locate(jdbc);
+    Timed copyBefore = copyOnce(ds, jdbc, csv, n);
     List<Double> ratios = new ArrayList<>();
+    List<Double> cpuRatios = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
       SinkPass sink = sinkOnce(jdbc, pg, db, n, maxPoll, concurrency);
       if (round == 1) {
@@ -193,58 +195,165 @@ public final class SinkBenchmark {
             "sink path: max-poll-records %d, listener concurrency %d%n",
             maxPoll, sink.concurrency());
       }
-      double copyAfter = copyOnce(ds, jdbc, csv, n);
-      double copyRate = (copyBefore + copyAfter) / 2;
-      double ratio = sink.rate() / copyRate;
+      Timed copyAfter = copyOnce(ds, jdbc, csv, n);
+      double copyRate = (copyBefore.rate() + copyAfter.rate()) / 2;
+      double ratio = sink.timed().rate() / copyRate;
+      double copyCpu = (copyBefore.cpuPerThousand() + copyAfter.cpuPerThousand()) / 2;
       ratios.add(ratio);
+      cpuRatios.add(copyCpu / sink.timed().cpuPerThousand());
       System.out.printf(
           "round %d: raw COPY %,7.0f rows/s (%,.0f before, %,.0f after) | sink path %,7.0f rows/s"
               + " (%d rows in %.2f s from the first stored batch, %d batches of mean %.1f ms)"
               + " | ratio %.2f | load %s%n",
           round,
           copyRate,
-          copyBefore,
-          copyAfter,
-          sink.rate(),
-          sink.rows(),
-          sink.seconds(),
+          copyBefore.rate(),
+          copyAfter.rate(),
+          sink.timed().rate(),
+          sink.timed().rows(),
+          sink.timed().seconds(),
           sink.batches(),
           sink.meanBatchMillis(),
           ratio,
           loadAverage());
+      System.out.printf(
+          "         CPU ms per 1,000 rows: COPY %s then %s | sink path %s%n",
+          copyBefore.cpuText(), copyAfter.cpuText(), sink.timed().cpuText());
       copyBefore = copyAfter;
     }
-    List<Double> sorted = ratios.stream().sorted().toList();
     System.out.printf(
         "ratio sink / COPY: %.2f median of %d rounds (min %.2f, max %.2f; goal >= 0.5)%n",
-        sorted.get(sorted.size() / 2), rounds, sorted.get(0), sorted.get(sorted.size() - 1));
+        median(ratios), rounds, min(ratios), max(ratios));
+    System.out.printf(
+        "CPU per row, COPY / sink path: %.2f median (min %.2f, max %.2f): the sink path's cost"
+            + " whatever else runs on the machine%n",
+        median(cpuRatios), min(cpuRatios), max(cpuRatios));
   }
 
-  /** Raw COPY of the rows into the empty, indexed table, then emptied again: rows per second. */
-  private static double copyOnce(HikariDataSource ds, JdbcTemplate jdbc, String csv, int n)
+  private static double median(List<Double> xs) {
+    return xs.stream().sorted().toList().get(xs.size() / 2);
+  }
+
+  private static double min(List<Double> xs) {
+    return xs.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+  }
+
+  private static double max(List<Double> xs) {
+    return xs.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+  }
+
+  /** Raw COPY of the rows into the empty, indexed table, then emptied again. */
+  private static Timed copyOnce(HikariDataSource ds, JdbcTemplate jdbc, String csv, int n)
       throws Exception {
-    long nanos;
+    Timed timed;
     try (Connection conn = ds.getConnection()) {
+      Cpu before = Cpu.now();
       long start = System.nanoTime();
       conn.unwrap(PGConnection.class)
           .getCopyAPI()
           .copyIn(
               "COPY platform_content (" + TABLE_COLUMNS + ") FROM STDIN (FORMAT csv)",
               new StringReader(csv));
-      nanos = System.nanoTime() - start;
+      timed = new Timed(n, (System.nanoTime() - start) / 1e9, Cpu.now().minus(before));
     }
     check(jdbc, n);
     truncate(jdbc);
-    return n / (nanos / 1e9);
+    return timed;
   }
 
-  /** One sink pass: rows stored after the first stored batch, and how long they took. */
-  private record SinkPass(
-      long rows, double seconds, long batches, double meanBatchMillis, int concurrency) {
+  /** Rows stored in a time, and the CPU PostgreSQL and this JVM spent meanwhile. */
+  private record Timed(long rows, double seconds, Cpu cpu) {
     double rate() {
       return rows / seconds;
     }
+
+    /** CPU milliseconds per 1,000 rows, PostgreSQL and this JVM together. */
+    double cpuPerThousand() {
+      return (cpu.pgMillis() + cpu.jvmMillis()) * 1000.0 / rows;
+    }
+
+    String cpuText() {
+      return String.format(
+          "%.0f (pg %.0f + jvm %.0f)",
+          cpuPerThousand(), cpu.pgMillis() * 1000.0 / rows, cpu.jvmMillis() * 1000.0 / rows);
+    }
   }
+
+  /**
+   * CPU time used so far by every PostgreSQL process (the postmaster, its live children, and the
+   * children it has reaped) and by this JVM (which hosts the broker and the service): a figure the
+   * other work on a shared machine does not move the way it moves wall-clock rates. Linux only
+   * ({@code /proc}); zero elsewhere.
+   */
+  record Cpu(long pgMillis, long jvmMillis) {
+    private static final long MILLIS_PER_TICK = 10; // USER_HZ is 100 on Linux
+    static int postmaster;
+
+    static Cpu now() {
+      long jvm =
+          ((com.sun.management.OperatingSystemMXBean)
+                      java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                  .getProcessCpuTime()
+              / 1_000_000;
+      return new Cpu(postmaster == 0 ? 0 : pgTicks() * MILLIS_PER_TICK, jvm);
+    }
+
+    Cpu minus(Cpu earlier) {
+      return new Cpu(pgMillis - earlier.pgMillis, jvmMillis - earlier.jvmMillis);
+    }
+
+    private static long pgTicks() {
+      long ticks = 0;
+      try (var procs = java.nio.file.Files.list(java.nio.file.Path.of("/proc"))) {
+        for (var dir : (Iterable<java.nio.file.Path>) procs::iterator) {
+          String name = dir.getFileName().toString();
+          if (!name.chars().allMatch(Character::isDigit)) {
+            continue;
+          }
+          long[] stat = stat(dir.resolve("stat"));
+          if (stat == null) {
+            continue;
+          }
+          if (Integer.parseInt(name) == postmaster) {
+            ticks += stat[1] + stat[2] + stat[3] + stat[4]; // own and reaped children's
+          } else if (stat[0] == postmaster) {
+            ticks += stat[1] + stat[2];
+          }
+        }
+      } catch (java.io.IOException e) {
+        return 0;
+      }
+      return ticks;
+    }
+
+    /** ppid, utime, stime, cutime, cstime of a /proc/[pid]/stat, or null if it is gone. */
+    private static long[] stat(java.nio.file.Path file) {
+      try {
+        String text = java.nio.file.Files.readString(file);
+        String[] f = text.substring(text.lastIndexOf(')') + 2).split(" ");
+        return new long[] {
+          Long.parseLong(f[1]),
+          Long.parseLong(f[11]),
+          Long.parseLong(f[12]),
+          Long.parseLong(f[13]),
+          Long.parseLong(f[14])
+        };
+      } catch (java.io.IOException | RuntimeException e) {
+        return null;
+      }
+    }
+
+    /** Finds the postmaster: the parent of this connection's backend. */
+    static void locate(JdbcTemplate jdbc) {
+      Integer backend = jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class);
+      long[] stat =
+          backend == null ? null : stat(java.nio.file.Path.of("/proc/" + backend + "/stat"));
+      postmaster = stat == null ? 0 : (int) stat[0];
+    }
+  }
+
+  /** One sink pass: rows stored after the first stored batch, how long, at what CPU. */
+  private record SinkPass(Timed timed, long batches, double meanBatchMillis, int concurrency) {}
 
   /** The service started with a new consumer group; timed from its first stored batch. */
   private static SinkPass sinkOnce(
@@ -270,6 +379,7 @@ public final class SinkBenchmark {
     long firstRowAt = 0;
     long firstCount = 0;
     long lastCount = 0;
+    Cpu cpuAtFirst = null;
     try (ConfigurableApplicationContext ctx =
         new SpringApplicationBuilder(ContentSinkApplication.class)
             .run(
@@ -283,9 +393,11 @@ public final class SinkBenchmark {
         if (firstRowAt == 0 && lastCount > 0) {
           firstRowAt = System.nanoTime();
           firstCount = lastCount;
+          cpuAtFirst = Cpu.now();
         }
       }
       long doneAt = System.nanoTime();
+      Cpu cpu = Cpu.now().minus(cpuAtFirst);
       check(jdbc, n);
       var latency =
           ctx.getBean(io.micrometer.core.instrument.MeterRegistry.class)
@@ -293,8 +405,7 @@ public final class SinkBenchmark {
               .timer();
       var pass =
           new SinkPass(
-              n - firstCount,
-              (doneAt - firstRowAt) / 1e9,
+              new Timed(n - firstCount, (doneAt - firstRowAt) / 1e9, cpu),
               latency.count(),
               latency.mean(java.util.concurrent.TimeUnit.MILLISECONDS),
               ctx.getBean(SinkProperties.class).sink().listenerConcurrency());
