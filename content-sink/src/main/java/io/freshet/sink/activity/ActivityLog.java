@@ -1,55 +1,22 @@
 package io.freshet.sink.activity;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.List;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The per-fetch activity log (ADR-073): one row per fetch request, written from both topics. A
- * request's {@code ContentFetched} records add their arrivals' counts; its {@code FetchCompleted}
- * fills in the outcome. Either may come first; the row is <em>complete</em> once the outcome is in
- * and as many records have arrived as the fetch emitted. The only writer of {@code activity_log}
- * and {@code content_arrival}.
+ * request's {@code ContentFetched} records add their counts (written by {@link
+ * io.freshet.sink.ingest.ContentUpserter}'s statement, in the same statement as the upsert); its
+ * {@code FetchCompleted} fills in the outcome here. Either may come first; the row is
+ * <em>complete</em> once the outcome is in and as many records have arrived as the fetch emitted.
  */
 @Repository
 public class ActivityLog {
-
-  // Arrivals already recorded (a redelivery) are skipped by the primary key and so count nothing.
-  private static final String ARRIVALS =
-      """
-      WITH a AS (
-        SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::int8[], ?::text[])
-          AS a(request_id, source_id, tenant_id, content_id, novelty)
-      ),
-      fresh AS (
-        INSERT INTO content_arrival (request_id, content_id, novelty)
-        SELECT request_id, content_id, novelty FROM a
-        ON CONFLICT (request_id, content_id) DO NOTHING
-        RETURNING request_id, content_id
-      )
-      INSERT INTO activity_log AS l
-        (request_id, source_id, tenant_id, items_new, items_changed, items_duplicate, items_arrived)
-      SELECT a.request_id, min(a.source_id), min(a.tenant_id),
-             count(*) FILTER (WHERE a.novelty = 'new'),
-             count(*) FILTER (WHERE a.novelty = 'changed'),
-             count(*) FILTER (WHERE a.novelty = 'duplicate'),
-             count(*)
-        FROM fresh f JOIN a ON a.request_id = f.request_id AND a.content_id = f.content_id
-       GROUP BY a.request_id
-      ON CONFLICT (request_id) DO UPDATE SET
-        items_new = l.items_new + excluded.items_new,
-        items_changed = l.items_changed + excluded.items_changed,
-        items_duplicate = l.items_duplicate + excluded.items_duplicate,
-        items_arrived = l.items_arrived + excluded.items_arrived
-      """;
 
   // The cursor a fetch used is the one the source's previous successful fetch handed back (a
   // failed fetch keeps the old cursor, ADR 0009), so it is looked up, not carried by the event.
@@ -81,29 +48,6 @@ public class ActivityLog {
   public ActivityLog(JdbcTemplate jdbc, JsonMapper json) {
     this.jdbc = jdbc;
     this.json = json;
-  }
-
-  /** Counts each arrival into its request's row, once: a recorded arrival counts nothing again. */
-  public void recordArrivals(List<Arrival> arrivals) {
-    if (arrivals.isEmpty()) {
-      return;
-    }
-    jdbc.execute(
-        (ConnectionCallback<Void>)
-            conn -> {
-              try (PreparedStatement st = conn.prepareStatement(ARRIVALS)) {
-                st.setArray(1, text(conn, arrivals.stream().map(Arrival::requestId)));
-                st.setArray(2, text(conn, arrivals.stream().map(Arrival::sourceId)));
-                st.setArray(3, text(conn, arrivals.stream().map(Arrival::tenantId)));
-                st.setArray(
-                    4,
-                    conn.createArrayOf(
-                        "int8", arrivals.stream().map(Arrival::contentId).toArray(Long[]::new)));
-                st.setArray(5, text(conn, arrivals.stream().map(a -> a.novelty().column())));
-                st.executeUpdate();
-              }
-              return null;
-            });
   }
 
   /** Records each fetch's outcome; a redelivered outcome writes the same values again. */
@@ -157,10 +101,5 @@ public class ActivityLog {
         """,
         Timestamp.from(before),
         limit);
-  }
-
-  private static java.sql.Array text(Connection conn, java.util.stream.Stream<String> values)
-      throws SQLException {
-    return conn.createArrayOf("text", values.toArray());
   }
 }

@@ -36,7 +36,7 @@ public record SinkProperties(
   public record Sink(
       @NotNull @DefaultValue("90d") Duration defaultRetention,
       @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval,
-      @Min(1) @Max(64) @DefaultValue("2") int listenerConcurrency) {}
+      @Min(1) @Max(64) @DefaultValue("4") int listenerConcurrency) {}
 
   /**
    * @param registryUrl Apicurio's native API of the schema registry

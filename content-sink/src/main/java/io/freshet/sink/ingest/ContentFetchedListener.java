@@ -2,8 +2,6 @@ package io.freshet.sink.ingest;
 
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.topic.FreshetTopics;
-import io.freshet.sink.activity.ActivityLog;
-import io.freshet.sink.activity.Arrival;
 import io.freshet.sink.config.SinkProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -14,22 +12,20 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Stores each poll's {@code ContentFetched} records with one upsert and counts them into their
- * requests' activity-log rows, in one transaction. Records that cannot be decoded or stored go to
- * {@code freshet.content.fetched.v1.dlq} (original key and bytes, reason in the headers) after the
- * good ones of their batch are stored. Any other failure (PostgreSQL or the broker unavailable)
- * fails the batch: the container retries it until it succeeds and commits no offset meanwhile, and
- * the upsert and the arrival records make the retry harmless.
+ * Stores each poll's {@code ContentFetched} records and counts them into their requests'
+ * activity-log rows with one statement, which is its own transaction. Records that cannot be
+ * decoded or stored go to {@code freshet.content.fetched.v1.dlq} (original key and bytes, reason in
+ * the headers) after the good ones of their batch are stored. Any other failure (PostgreSQL or the
+ * broker unavailable) fails the batch: the container retries it until it succeeds and commits no
+ * offset meanwhile, and the upsert and the way it counts make the retry harmless. Offsets are
+ * committed only after the transaction has committed.
  */
 @Component
 class ContentFetchedListener {
 
   private final ContentUpserter upserter;
-  private final ActivityLog activity;
-  private final TransactionTemplate tx;
   private final RecordDecoder<ContentFetched, ContentVersion> decoder;
   private final Counter inserted;
   private final Counter versions;
@@ -40,15 +36,11 @@ class ContentFetchedListener {
 
   ContentFetchedListener(
       ContentUpserter upserter,
-      ActivityLog activity,
-      TransactionTemplate tx,
       DeadLetterPublishingRecoverer deadLetters,
       FreshetTopics topics,
       SinkProperties props,
       MeterRegistry meters) {
     this.upserter = upserter;
-    this.activity = activity;
-    this.tx = tx;
     var defaultRetention = props.sink().defaultRetention();
     this.decoder =
         new RecordDecoder<>(
@@ -82,13 +74,8 @@ class ContentFetchedListener {
     sample.stop(batchLatency);
   }
 
-  /** The sink path without Kafka: one transaction, one upsert, one arrivals statement. */
+  /** The sink path without Kafka: one statement (auto-committed, so one transaction). */
   ContentUpserter.Result store(List<ContentVersion> consumed) {
-    return tx.execute(
-        status -> {
-          ContentUpserter.Result result = upserter.upsert(UpsertPlan.of(consumed));
-          activity.recordArrivals(Arrival.of(consumed, result.stored()));
-          return result;
-        });
+    return upserter.upsert(UpsertPlan.of(consumed));
   }
 }

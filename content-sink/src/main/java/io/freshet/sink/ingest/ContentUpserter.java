@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -15,12 +14,14 @@ import org.springframework.stereotype.Repository;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Writes a batch of item versions in one statement and one round trip: the batch travels as arrays
- * ({@code unnest}), each version is inserted unless the same (source, item, hash) is stored already
- * — then only its {@code last_seen_at} moves, and its {@code expires_at} with it: a version is kept
- * {@code retention} after the source last listed it — and a new hash of a known item is linked to
- * the item's latest version ({@code version_of}). The only writer of {@code platform_content}'s
- * rows.
+ * Writes a batch of item versions, and what they mean for the activity log, in one statement and
+ * one round trip: the batch travels as arrays ({@code unnest}), each version is inserted unless the
+ * same (source, item, hash) is stored already — then only its {@code last_seen_at} moves, and its
+ * {@code expires_at} with it: a version is kept {@code retention} after the source last listed it —
+ * and a new hash of a known item is linked to the item's latest version ({@code version_of}). The
+ * same statement counts each record into its request's {@code activity_log} row, once however often
+ * it is redelivered (ADR 0005). The only writer of {@code platform_content}'s rows and of {@code
+ * content_arrival}.
  */
 @Repository
 public class ContentUpserter {
@@ -28,13 +29,12 @@ public class ContentUpserter {
   /**
    * What one batch did.
    *
-   * @param stored for every version of the batch, its row and whether this batch inserted it
+   * @param inserted new rows (first versions and new versions)
+   * @param versions new rows that are a new version of a known item
+   * @param duplicates records whose version was stored already (a conflict, or a repeat within the
+   *     batch)
    */
-  public record Result(
-      int inserted, int versions, int duplicates, Map<ContentVersion.Key, Stored> stored) {}
-
-  /** A version's row after the upsert. */
-  public record Stored(long id, boolean inserted, boolean isVersion) {}
+  public record Result(int inserted, int versions, int duplicates) {}
 
   /** The SQL types of the statement's input columns, in order (one array parameter each). */
   static final String[] INPUT_TYPES = {
@@ -49,60 +49,132 @@ public class ContentUpserter {
       truncated, content_type, published_ms, fetched_ms, last_seen_ms, signal_type, event_ms,
       expires_ms, metadata, prev_ord""";
 
+  /**
+   * The id each input row gets if it is inserted, drawn up front (in a materialized CTE, so once
+   * per row) so that a version can point at an earlier version of the same batch, which the table
+   * does not show yet within this statement.
+   */
+  static final String DRAW_ID = "nextval('platform_content_id_seq') AS id";
+
   // The batch as one array per column: one statement, one round trip, one parse whatever the
-  // batch size (ADR 0004 compares this with multi-row VALUES and COPY into a staging table).
+  // batch size (ADR 0005 compares this with multi-row VALUES and COPY into a staging table).
   private static final String INPUT_UNNEST =
       """
-      WITH input AS (
-        SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
-                             ?::text[], ?::text[], ?::text[], ?::bool[], ?::text[], ?::int8[],
-                             ?::int8[], ?::int8[], ?::text[], ?::int8[], ?::int8[], ?::text[],
-                             ?::int4[])
-          WITH ORDINALITY AS i(%s, ord)
+      WITH input AS MATERIALIZED (
+        SELECT *, %s
+          FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                      ?::text[], ?::text[], ?::text[], ?::bool[], ?::text[], ?::int8[],
+                      ?::int8[], ?::int8[], ?::text[], ?::int8[], ?::int8[], ?::text[],
+                      ?::int4[])
+            WITH ORDINALITY AS i(%s, ord)
       ),
       """
-          .formatted(INPUT_COLUMNS);
+          .formatted(DRAW_ID, INPUT_COLUMNS);
 
-  // After the input: ids are drawn up front so that a version can point at an earlier version of
-  // the same batch, which the table does not show yet within this statement.
-  static final String UPSERT_FROM_INPUT =
+  /**
+   * Everything after {@code input} (the rows with their {@code ord} and drawn {@code id}): the
+   * repeats (three more array parameters: row {@code ord}, request, tenant), the upsert, and the
+   * activity log's counts; one row of counts comes back.
+   *
+   * <p>Counting once (ADR 0005): a version's row keeps the request whose record inserted it ({@code
+   * request_id}, never updated), so that record's arrival is recorded by the row itself — a
+   * redelivery of it finds its own request on the row and counts nothing. A record of an already
+   * stored version from any other request is a duplicate and counts when its {@code
+   * content_arrival} row (request, version) is new. Times travel as epoch milliseconds; {@code
+   * ms::float8 / 1000} is the same double as {@code ms / 1000.0}, without numeric arithmetic.
+   */
+  static final String STORE_FROM_INPUT =
       """
-      ids AS MATERIALIZED (SELECT ord, nextval('platform_content_id_seq') AS id FROM input),
+      repeat AS (
+        SELECT * FROM unnest(?::int4[], ?::text[], ?::text[]) AS r(ord, request_id, tenant_id)
+      ),
       resolved AS (
-        SELECT i.*, ids.id,
+        SELECT i.*,
           CASE WHEN i.prev_ord IS NOT NULL THEN
             coalesce(
               (SELECT c.id FROM platform_content c JOIN input p ON p.ord = i.prev_ord
                 WHERE c.source_id = p.source_id AND c.item_id = p.item_id
                   AND c.content_hash = p.content_hash),
-              (SELECT x.id FROM ids x WHERE x.ord = i.prev_ord))
+              (SELECT p.id FROM input p WHERE p.ord = i.prev_ord))
           ELSE
             (SELECT c.id FROM platform_content c
               WHERE c.source_id = i.source_id AND c.item_id = i.item_id
                 AND c.content_hash <> i.content_hash
               ORDER BY c.last_seen_at DESC, c.id DESC LIMIT 1)
           END AS version_of
-        FROM input i JOIN ids ON ids.ord = i.ord
+        FROM input i
+      ),
+      upserted AS (
+        INSERT INTO platform_content AS c
+          (id, tenant_id, source_id, connector, item_id, content_hash, version_of, request_id, url,
+           title, body, truncated, content_type, published_at, fetched_at, first_seen_at,
+           last_seen_at, signal_type, event_at, expires_at, retention_ms, metadata)
+        SELECT id, tenant_id, source_id, connector, item_id, content_hash, version_of, request_id,
+               url, title, body, truncated, content_type, to_timestamp(published_ms::float8 / 1000),
+               to_timestamp(fetched_ms::float8 / 1000), to_timestamp(fetched_ms::float8 / 1000),
+               to_timestamp(last_seen_ms::float8 / 1000), signal_type,
+               to_timestamp(event_ms::float8 / 1000), to_timestamp(expires_ms::float8 / 1000),
+               expires_ms - fetched_ms, metadata::jsonb
+          FROM resolved ORDER BY ord
+        ON CONFLICT (source_id, item_id, content_hash)
+          DO UPDATE SET last_seen_at = greatest(c.last_seen_at, excluded.last_seen_at),
+                        expires_at = greatest(c.expires_at,
+                                              excluded.last_seen_at + c.retention_ms * interval '1 ms')
+        RETURNING (xmax = 0) AS inserted, c.version_of IS NOT NULL AS is_version, c.id,
+                  c.request_id AS stored_by, c.source_id, c.item_id, c.content_hash
+      ),
+      stored AS (
+        SELECT i.ord, i.request_id, i.tenant_id, i.source_id, u.id, u.inserted, u.is_version,
+               u.stored_by
+          FROM upserted u JOIN input i
+            ON i.source_id = u.source_id AND i.item_id = u.item_id
+           AND i.content_hash = u.content_hash
+      ),
+      duplicate AS (
+        SELECT s.request_id, s.tenant_id, s.source_id, s.id AS content_id
+          FROM stored s WHERE NOT s.inserted AND s.request_id <> s.stored_by
+        UNION ALL
+        SELECT r.request_id, r.tenant_id, s.source_id, s.id
+          FROM repeat r JOIN stored s ON s.ord = r.ord WHERE r.request_id <> s.stored_by
+      ),
+      fresh AS (
+        INSERT INTO content_arrival (request_id, content_id, novelty)
+        SELECT request_id, content_id, 'duplicate' FROM duplicate
+        ON CONFLICT (request_id, content_id) DO NOTHING
+        RETURNING request_id, content_id
+      ),
+      counted AS (
+        SELECT s.request_id, s.tenant_id, s.source_id,
+               CASE WHEN s.is_version THEN 'changed' ELSE 'new' END AS novelty
+          FROM stored s WHERE s.inserted
+        UNION ALL
+        SELECT d.request_id, d.tenant_id, d.source_id, 'duplicate'
+          FROM fresh f JOIN duplicate d
+            ON d.request_id = f.request_id AND d.content_id = f.content_id
+      ),
+      logged AS (
+        INSERT INTO activity_log AS l
+          (request_id, source_id, tenant_id, items_new, items_changed, items_duplicate,
+           items_arrived)
+        SELECT request_id, min(source_id), min(tenant_id),
+               count(*) FILTER (WHERE novelty = 'new'),
+               count(*) FILTER (WHERE novelty = 'changed'),
+               count(*) FILTER (WHERE novelty = 'duplicate'),
+               count(*)
+          FROM counted GROUP BY request_id
+        ON CONFLICT (request_id) DO UPDATE SET
+          items_new = l.items_new + excluded.items_new,
+          items_changed = l.items_changed + excluded.items_changed,
+          items_duplicate = l.items_duplicate + excluded.items_duplicate,
+          items_arrived = l.items_arrived + excluded.items_arrived
       )
-      INSERT INTO platform_content AS c
-        (id, tenant_id, source_id, connector, item_id, content_hash, version_of, request_id, url,
-         title, body, truncated, content_type, published_at, fetched_at, first_seen_at,
-         last_seen_at, signal_type, event_at, expires_at, retention_ms, metadata)
-      SELECT id, tenant_id, source_id, connector, item_id, content_hash, version_of, request_id,
-             url, title, body, truncated, content_type, to_timestamp(published_ms / 1000.0),
-             to_timestamp(fetched_ms / 1000.0), to_timestamp(fetched_ms / 1000.0),
-             to_timestamp(last_seen_ms / 1000.0), signal_type, to_timestamp(event_ms / 1000.0),
-             to_timestamp(expires_ms / 1000.0), expires_ms - fetched_ms, metadata::jsonb
-        FROM resolved ORDER BY ord
-      ON CONFLICT (source_id, item_id, content_hash)
-        DO UPDATE SET last_seen_at = greatest(c.last_seen_at, excluded.last_seen_at),
-                      expires_at = greatest(c.expires_at,
-                                            excluded.last_seen_at + c.retention_ms * interval '1 ms')
-      RETURNING (xmax = 0) AS inserted, c.version_of IS NOT NULL AS is_version, c.id, c.source_id,
-                c.item_id, c.content_hash
+      SELECT count(*) FILTER (WHERE inserted),
+             count(*) FILTER (WHERE inserted AND is_version),
+             count(*) FILTER (WHERE NOT inserted)
+        FROM upserted
       """;
 
-  private static final String UPSERT = INPUT_UNNEST + UPSERT_FROM_INPUT;
+  private static final String STORE = INPUT_UNNEST + STORE_FROM_INPUT;
 
   // The content listener may hold some of these rows: a deadlock fails one batch, which is retried.
   private static final String EXTEND_LISTED =
@@ -126,9 +198,13 @@ public class ContentUpserter {
     this.json = json;
   }
 
+  /**
+   * Stores the batch and counts its records into their requests' activity-log rows, in one
+   * statement; the caller's transaction holds it together with whatever else it does.
+   */
   public Result upsert(UpsertPlan plan) {
     if (plan.isEmpty()) {
-      return new Result(0, 0, plan.collapsed(), Map.of());
+      return new Result(0, 0, plan.collapsed());
     }
     return jdbc.execute((ConnectionCallback<Result>) conn -> run(conn, plan));
   }
@@ -136,7 +212,7 @@ public class ContentUpserter {
   private Result run(Connection conn, UpsertPlan plan) throws SQLException {
     List<Object[]> values = rowValues(plan);
     int n = values.size();
-    try (PreparedStatement st = conn.prepareStatement(UPSERT)) {
+    try (PreparedStatement st = conn.prepareStatement(STORE)) {
       for (int c = 0; c < INPUT_TYPES.length; c++) {
         Object[] column = new Object[n];
         for (int r = 0; r < n; r++) {
@@ -144,26 +220,31 @@ public class ContentUpserter {
         }
         st.setArray(c + 1, conn.createArrayOf(INPUT_TYPES[c], column));
       }
-      int inserted = 0;
-      int versions = 0;
-      int conflicts = 0;
-      Map<ContentVersion.Key, Stored> stored = new HashMap<>(n * 2);
-      try (ResultSet rs = st.executeQuery()) {
-        while (rs.next()) {
-          stored.put(
-              new ContentVersion.Key(rs.getString(4), rs.getString(5), rs.getString(6)),
-              new Stored(rs.getLong(3), rs.getBoolean(1), rs.getBoolean(2)));
-          if (rs.getBoolean(1)) {
-            inserted++;
-            if (rs.getBoolean(2)) {
-              versions++;
-            }
-          } else {
-            conflicts++;
-          }
-        }
-      }
-      return new Result(inserted, versions, conflicts + plan.collapsed(), stored);
+      bindRepeats(conn, st, INPUT_TYPES.length + 1, plan);
+      return execute(st, plan);
+    }
+  }
+
+  /** Binds {@link #STORE_FROM_INPUT}'s three repeat arrays, from parameter {@code first} on. */
+  static void bindRepeats(Connection conn, PreparedStatement st, int first, UpsertPlan plan)
+      throws SQLException {
+    List<UpsertPlan.Repeat> repeats = plan.repeats();
+    st.setArray(
+        first,
+        conn.createArrayOf("int4", repeats.stream().map(r -> r.row() + 1).toArray(Integer[]::new)));
+    st.setArray(
+        first + 1,
+        conn.createArrayOf("text", repeats.stream().map(UpsertPlan.Repeat::requestId).toArray()));
+    st.setArray(
+        first + 2,
+        conn.createArrayOf("text", repeats.stream().map(UpsertPlan.Repeat::tenantId).toArray()));
+  }
+
+  /** Runs a statement ending in {@link #STORE_FROM_INPUT} and reads its row of counts. */
+  static Result execute(PreparedStatement st, UpsertPlan plan) throws SQLException {
+    try (ResultSet rs = st.executeQuery()) {
+      rs.next();
+      return new Result(rs.getInt(1), rs.getInt(2), rs.getInt(3) + plan.collapsed());
     }
   }
 
@@ -271,6 +352,6 @@ public class ContentUpserter {
   }
 
   private String metadataJson(Map<String, String> metadata) {
-    return json.writeValueAsString(metadata);
+    return metadata.isEmpty() ? "{}" : json.writeValueAsString(metadata);
   }
 }

@@ -9,6 +9,9 @@ import static org.awaitility.Awaitility.await;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.ItemNovelty;
 import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.sink.ingest.ContentUpserter;
+import io.freshet.sink.ingest.ContentVersion;
+import io.freshet.sink.ingest.UpsertPlan;
 import io.freshet.sink.testing.ApiClient;
 import io.freshet.sink.testing.SinkItSupport;
 import io.freshet.testsupport.Infrastructure;
@@ -30,6 +33,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
@@ -42,6 +46,7 @@ class ActivityLogIT extends SinkItSupport {
   private static final Duration WAIT = Duration.ofSeconds(120);
 
   @LocalServerPort int port;
+  @Autowired ContentUpserter upserter;
   private ApiClient api;
   private String source;
 
@@ -153,18 +158,86 @@ class ActivityLogIT extends SinkItSupport {
     assertThat(again.get("items_changed").asInt()).isEqualTo(1);
     assertThat(again.get("items_duplicate").asInt()).isEqualTo(1);
     assertThat(again.get("items_arrived").asInt()).isEqualTo(3);
-    long arrivals =
+    // Three arrivals recorded for fetch A: y v1 and x v2 by their own rows (A inserted them), z v1
+    // (stored first by r0) by an arrival row.
+    long storedByA =
+        jdbc.sql("SELECT count(*) FROM platform_content WHERE request_id = :r")
+            .param("r", a)
+            .query(Long.class)
+            .single();
+    long duplicateArrivals =
         jdbc.sql("SELECT count(*) FROM content_arrival WHERE request_id = :r")
             .param("r", a)
             .query(Long.class)
             .single();
-    assertThat(arrivals).isEqualTo(3);
+    assertThat(storedByA).isEqualTo(2);
+    assertThat(duplicateArrivals).isEqualTo(1);
     long logRows =
         jdbc.sql("SELECT count(*) FROM activity_log WHERE source_id = :s")
             .param("s", source)
             .query(Long.class)
             .single();
     assertThat(logRows).isEqualTo(4);
+  }
+
+  private ContentVersion version(String item, String requestId) {
+    return ContentVersion.of(
+        inRequest(item(source, item, 1, Instant.parse("2026-11-21T08:00:00Z")), requestId),
+        Duration.ofDays(30));
+  }
+
+  /** items_new, items_changed, items_duplicate, items_arrived of the request's row. */
+  private List<Integer> counts(String requestId) {
+    return jdbc.sql(
+            """
+            SELECT items_new, items_changed, items_duplicate, items_arrived
+              FROM activity_log WHERE request_id = :r
+            """)
+        .param("r", requestId)
+        .query((rs, i) -> List.of(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4)))
+        .single();
+  }
+
+  @Test
+  void aVersionSeveralRequestsEmitInOneBatchCountsOnceForEachAndNeverAgain() {
+    String r1 = source + ":r1";
+    String r2 = source + ":r2";
+    String r3 = source + ":r3";
+    // One batch (one statement): r1 stores a and b; r2 repeats a and stores c; r3 repeats a; r1
+    // repeats a.
+    var batch =
+        UpsertPlan.of(
+            List.of(
+                version("a", r1),
+                version("b", r1),
+                version("a", r2),
+                version("c", r2),
+                version("a", r3),
+                version("a", r1)));
+
+    var first = upserter.upsert(batch);
+    assertThat(first).isEqualTo(new ContentUpserter.Result(3, 0, 3));
+    assertThat(counts(r1)).containsExactly(2, 0, 0, 2);
+    assertThat(counts(r2)).containsExactly(1, 0, 1, 2);
+    assertThat(counts(r3)).containsExactly(0, 0, 1, 1);
+
+    // The same batch again, then r2's a alone, then r1's a after a new request's: only the new
+    // request counts.
+    var again = upserter.upsert(batch);
+    assertThat(again).isEqualTo(new ContentUpserter.Result(0, 0, 6));
+    upserter.upsert(UpsertPlan.of(List.of(version("a", r2))));
+    String r4 = source + ":r4";
+    upserter.upsert(UpsertPlan.of(List.of(version("a", r4), version("a", r1))));
+    assertThat(counts(r1)).containsExactly(2, 0, 0, 2);
+    assertThat(counts(r2)).containsExactly(1, 0, 1, 2);
+    assertThat(counts(r3)).containsExactly(0, 0, 1, 1);
+    assertThat(counts(r4)).containsExactly(0, 0, 1, 1);
+    long rows =
+        jdbc.sql("SELECT count(*) FROM platform_content WHERE source_id = :s")
+            .param("s", source)
+            .query(Long.class)
+            .single();
+    assertThat(rows).isEqualTo(3);
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.sink.ContentSinkApplication;
+import io.freshet.sink.config.SinkProperties;
 import io.freshet.sink.testing.ContentEvents;
 import io.freshet.testsupport.Infrastructure;
 import io.freshet.testsupport.PostgresFixture;
@@ -39,15 +40,17 @@ import tools.jackson.databind.json.JsonMapper;
  * Rows per second stored by the sink path (Kafka in, the service's own listener, batches into
  * PostgreSQL) beside a raw {@code COPY} of the same rows into the same table, in the same run on
  * the real broker, registry and PostgreSQL of test-support; prints both and their ratio. Then
- * compares the three ways of writing one batch's upsert (ADR 0004): {@code unnest} arrays (what the
+ * compares the three ways of writing one batch's upsert (ADR 0005): {@code unnest} arrays (what the
  * sink uses), a multi-row {@code VALUES} list, and {@code COPY} into a staging table then one merge
  * statement — first on an empty table (every row new), then the same batches again (every row a
  * redelivery). Not a test: run it with {@code content-sink/bench/sink-benchmark.sh}.
  *
  * <p>Arguments (optional): {@code --rows N} (100000) events through the sink path; {@code --body B}
  * (600) characters of body per item; {@code --sources S} (1000); {@code --statement-rows M} (50000)
- * rows per statement strategy; {@code --batch K} (500) rows per statement; {@code --skip-sink},
- * {@code --skip-statements}.
+ * rows per statement strategy; {@code --batch K} (500) rows per statement; {@code --max-poll P}
+ * (500) and {@code --concurrency C} (the service's default), its {@code max-poll-records} and
+ * listener concurrency for the sink path; {@code --rounds R} (3) sink passes, each between two
+ * COPYs; {@code --skip-sink}, {@code --skip-statements}.
  */
 public final class SinkBenchmark {
 
@@ -67,6 +70,8 @@ public final class SinkBenchmark {
     boolean sink = true;
     boolean statements = true;
     int maxPoll = 500;
+    Integer concurrency = null; // the service's default
+    int rounds = 3;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[++i].replace("_", ""));
@@ -75,6 +80,8 @@ public final class SinkBenchmark {
         case "--statement-rows" -> statementRows = Integer.parseInt(args[++i].replace("_", ""));
         case "--batch" -> batch = Integer.parseInt(args[++i]);
         case "--max-poll" -> maxPoll = Integer.parseInt(args[++i]);
+        case "--concurrency" -> concurrency = Integer.valueOf(args[++i]);
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--skip-sink" -> sink = false;
         case "--skip-statements" -> statements = false;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -104,7 +111,7 @@ public final class SinkBenchmark {
           body,
           sources);
       if (sink) {
-        sinkVersusCopy(ds, pg, db, rows, body, sources, maxPoll);
+        sinkVersusCopy(ds, pg, db, rows, body, sources, maxPoll, concurrency, rounds);
       }
       if (statements) {
         compareStatements(ds, statementRows, batch, body, sources);
@@ -129,31 +136,29 @@ public final class SinkBenchmark {
     return out;
   }
 
+  /**
+   * COPY and the sink path in alternation, {@code rounds} times, each sink pass between two COPYs
+   * (COPY, sink, COPY, sink, …, COPY): the machine is shared, so each sink pass is compared with
+   * the COPYs just before and after it, and the median ratio is the figure.
+   */
   private static void sinkVersusCopy(
-      HikariDataSource ds, PostgresFixture pg, String db, int n, int body, int sources, int maxPoll)
+      HikariDataSource ds,
+      PostgresFixture pg,
+      String db,
+      int n,
+      int body,
+      int sources,
+      int maxPoll,
+      Integer concurrency,
+      int rounds)
       throws Exception {
     var jdbc = new JdbcTemplate(ds);
     List<ContentFetched> events = events("bench-", n, body, sources);
     List<ContentVersion> versions =
         events.stream().map(e -> ContentVersion.of(e, Duration.ofDays(90))).toList();
-
-    // 1. Raw COPY of the same rows into the same (empty, indexed) table.
     String csv = tableCsv(versions);
-    truncate(jdbc);
-    long copyNanos;
-    try (Connection conn = ds.getConnection()) {
-      long start = System.nanoTime();
-      conn.unwrap(PGConnection.class)
-          .getCopyAPI()
-          .copyIn(
-              "COPY platform_content (" + TABLE_COLUMNS + ") FROM STDIN (FORMAT csv)",
-              new StringReader(csv));
-      copyNanos = System.nanoTime() - start;
-    }
-    check(jdbc, n);
-    truncate(jdbc);
 
-    // 2. The sink path: the events on the topic, then the service consumes and stores them.
+    // The events on the topic once (untimed); every sink pass reads them with a group of its own.
     var topics =
         FreshetTopics.create(RegistrySettings.of(Infrastructure.registry().apiUrl(), true), 12);
     Infrastructure.kafka().createTopic(FreshetTopics.CONTENT_FETCHED, 12, Map.of());
@@ -174,8 +179,186 @@ public final class SinkBenchmark {
       }
       producer.flush();
     }
-    double produceSeconds = (System.nanoTime() - produceStart) / 1e9;
+    System.out.printf(
+        "produced %d events in %.1f s (not part of either figure)%n",
+        n, (System.nanoTime() - produceStart) / 1e9);
 
+    truncate(jdbc);
+    Cpu.locate(jdbc);
+    Timed copyBefore = copyOnce(ds, jdbc, csv, n);
+    List<Double> ratios = new ArrayList<>();
+    List<Double> cpuRatios = new ArrayList<>();
+    for (int round = 1; round <= rounds; round++) {
+      SinkPass sink = sinkOnce(jdbc, pg, db, n, maxPoll, concurrency);
+      if (round == 1) {
+        System.out.printf(
+            "sink path: max-poll-records %d, listener concurrency %d%n",
+            maxPoll, sink.concurrency());
+      }
+      Timed copyAfter = copyOnce(ds, jdbc, csv, n);
+      double copyRate = (copyBefore.rate() + copyAfter.rate()) / 2;
+      double ratio = sink.timed().rate() / copyRate;
+      double copyCpu = (copyBefore.cpuPerThousand() + copyAfter.cpuPerThousand()) / 2;
+      ratios.add(ratio);
+      cpuRatios.add(copyCpu / sink.timed().cpuPerThousand());
+      System.out.printf(
+          "round %d: raw COPY %,7.0f rows/s (%,.0f before, %,.0f after) | sink path %,7.0f rows/s"
+              + " (%d rows in %.2f s from the first stored batch, %d batches of mean %.1f ms)"
+              + " | ratio %.2f | load %s%n",
+          round,
+          copyRate,
+          copyBefore.rate(),
+          copyAfter.rate(),
+          sink.timed().rate(),
+          sink.timed().rows(),
+          sink.timed().seconds(),
+          sink.batches(),
+          sink.meanBatchMillis(),
+          ratio,
+          loadAverage());
+      System.out.printf(
+          "         CPU ms per 1,000 rows: COPY %s then %s | sink path %s%n",
+          copyBefore.cpuText(), copyAfter.cpuText(), sink.timed().cpuText());
+      copyBefore = copyAfter;
+    }
+    System.out.printf(
+        "ratio sink / COPY: %.2f median of %d rounds (min %.2f, max %.2f; goal >= 0.5)%n",
+        median(ratios), rounds, min(ratios), max(ratios));
+    System.out.printf(
+        "CPU per row, COPY / sink path: %.2f median (min %.2f, max %.2f): the sink path's cost"
+            + " whatever else runs on the machine%n",
+        median(cpuRatios), min(cpuRatios), max(cpuRatios));
+  }
+
+  private static double median(List<Double> xs) {
+    return xs.stream().sorted().toList().get(xs.size() / 2);
+  }
+
+  private static double min(List<Double> xs) {
+    return xs.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+  }
+
+  private static double max(List<Double> xs) {
+    return xs.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+  }
+
+  /** Raw COPY of the rows into the empty, indexed table, then emptied again. */
+  private static Timed copyOnce(HikariDataSource ds, JdbcTemplate jdbc, String csv, int n)
+      throws Exception {
+    Timed timed;
+    try (Connection conn = ds.getConnection()) {
+      Cpu before = Cpu.now();
+      long start = System.nanoTime();
+      conn.unwrap(PGConnection.class)
+          .getCopyAPI()
+          .copyIn(
+              "COPY platform_content (" + TABLE_COLUMNS + ") FROM STDIN (FORMAT csv)",
+              new StringReader(csv));
+      timed = new Timed(n, (System.nanoTime() - start) / 1e9, Cpu.now().minus(before));
+    }
+    check(jdbc, n);
+    truncate(jdbc);
+    return timed;
+  }
+
+  /** Rows stored in a time, and the CPU PostgreSQL and this JVM spent meanwhile. */
+  private record Timed(long rows, double seconds, Cpu cpu) {
+    double rate() {
+      return rows / seconds;
+    }
+
+    /** CPU milliseconds per 1,000 rows, PostgreSQL and this JVM together. */
+    double cpuPerThousand() {
+      return (cpu.pgMillis() + cpu.jvmMillis()) * 1000.0 / rows;
+    }
+
+    String cpuText() {
+      return String.format(
+          "%.0f (pg %.0f + jvm %.0f)",
+          cpuPerThousand(), cpu.pgMillis() * 1000.0 / rows, cpu.jvmMillis() * 1000.0 / rows);
+    }
+  }
+
+  /**
+   * CPU time used so far by every PostgreSQL process (the postmaster, its live children, and the
+   * children it has reaped) and by this JVM (which hosts the broker and the service): a figure the
+   * other work on a shared machine does not move the way it moves wall-clock rates. Linux only
+   * ({@code /proc}); zero elsewhere.
+   */
+  record Cpu(long pgMillis, long jvmMillis) {
+    private static final long MILLIS_PER_TICK = 10; // USER_HZ is 100 on Linux
+    static int postmaster;
+
+    static Cpu now() {
+      long jvm =
+          ((com.sun.management.OperatingSystemMXBean)
+                      java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                  .getProcessCpuTime()
+              / 1_000_000;
+      return new Cpu(postmaster == 0 ? 0 : pgTicks() * MILLIS_PER_TICK, jvm);
+    }
+
+    Cpu minus(Cpu earlier) {
+      return new Cpu(pgMillis - earlier.pgMillis, jvmMillis - earlier.jvmMillis);
+    }
+
+    private static long pgTicks() {
+      long ticks = 0;
+      try (var procs = java.nio.file.Files.list(java.nio.file.Path.of("/proc"))) {
+        for (var dir : (Iterable<java.nio.file.Path>) procs::iterator) {
+          String name = dir.getFileName().toString();
+          if (!name.chars().allMatch(Character::isDigit)) {
+            continue;
+          }
+          long[] stat = stat(dir.resolve("stat"));
+          if (stat == null) {
+            continue;
+          }
+          if (Integer.parseInt(name) == postmaster) {
+            ticks += stat[1] + stat[2] + stat[3] + stat[4]; // own and reaped children's
+          } else if (stat[0] == postmaster) {
+            ticks += stat[1] + stat[2];
+          }
+        }
+      } catch (java.io.IOException e) {
+        return 0;
+      }
+      return ticks;
+    }
+
+    /** ppid, utime, stime, cutime, cstime of a /proc/[pid]/stat, or null if it is gone. */
+    private static long[] stat(java.nio.file.Path file) {
+      try {
+        String text = java.nio.file.Files.readString(file);
+        String[] f = text.substring(text.lastIndexOf(')') + 2).split(" ");
+        return new long[] {
+          Long.parseLong(f[1]),
+          Long.parseLong(f[11]),
+          Long.parseLong(f[12]),
+          Long.parseLong(f[13]),
+          Long.parseLong(f[14])
+        };
+      } catch (java.io.IOException | RuntimeException e) {
+        return null;
+      }
+    }
+
+    /** Finds the postmaster: the parent of this connection's backend. */
+    static void locate(JdbcTemplate jdbc) {
+      Integer backend = jdbc.queryForObject("SELECT pg_backend_pid()", Integer.class);
+      long[] stat =
+          backend == null ? null : stat(java.nio.file.Path.of("/proc/" + backend + "/stat"));
+      postmaster = stat == null ? 0 : (int) stat[0];
+    }
+  }
+
+  /** One sink pass: rows stored after the first stored batch, how long, at what CPU. */
+  private record SinkPass(Timed timed, long batches, double meanBatchMillis, int concurrency) {}
+
+  /** The service started with a new consumer group; timed from its first stored batch. */
+  private static SinkPass sinkOnce(
+      JdbcTemplate jdbc, PostgresFixture pg, String db, int n, int maxPoll, Integer concurrency)
+      throws Exception {
     Map<String, Object> app = new LinkedHashMap<>();
     app.put("server.port", "0");
     app.put("spring.datasource.url", pg.jdbcUrl(db));
@@ -186,14 +369,17 @@ public final class SinkBenchmark {
     app.put("freshet.kafka.registry-url", Infrastructure.registry().apiUrl());
     app.put("freshet.kafka.create-topics", "false");
     app.put("spring.kafka.consumer.max-poll-records", Integer.toString(maxPoll));
+    if (concurrency != null) {
+      app.put("freshet.sink.listener-concurrency", concurrency.toString());
+    }
     app.put("freshet.api.token", "bench");
     app.put("freshet.cleanup.enabled", "false");
     app.put("logging.level.root", "WARN");
     app.put("spring.main.banner-mode", "off");
-    long appStart = System.nanoTime();
     long firstRowAt = 0;
     long firstCount = 0;
     long lastCount = 0;
+    Cpu cpuAtFirst = null;
     try (ConfigurableApplicationContext ctx =
         new SpringApplicationBuilder(ContentSinkApplication.class)
             .run(
@@ -207,32 +393,25 @@ public final class SinkBenchmark {
         if (firstRowAt == 0 && lastCount > 0) {
           firstRowAt = System.nanoTime();
           firstCount = lastCount;
+          cpuAtFirst = Cpu.now();
         }
       }
       long doneAt = System.nanoTime();
+      Cpu cpu = Cpu.now().minus(cpuAtFirst);
       check(jdbc, n);
-      double sinkSeconds = (doneAt - firstRowAt) / 1e9;
-      double sinkRate = (n - firstCount) / sinkSeconds;
-      double copyRate = n / (copyNanos / 1e9);
       var latency =
           ctx.getBean(io.micrometer.core.instrument.MeterRegistry.class)
               .get("freshet.sink.batch.latency")
               .timer();
-      System.out.printf(
-          "produced %d events in %.1f s (not part of either figure)%n", n, produceSeconds);
-      System.out.printf(
-          "raw COPY into platform_content : %,10.0f rows/s (%d rows in %.2f s)%n",
-          copyRate, n, copyNanos / 1e9);
-      System.out.printf(
-          "sink path (Kafka -> PostgreSQL): %,10.0f rows/s (%d rows in %.2f s from the first"
-              + " stored batch; %.2f s from context start; %d batches, mean %.1f ms stored)%n",
-          sinkRate,
-          n - firstCount,
-          sinkSeconds,
-          (doneAt - appStart) / 1e9,
-          latency.count(),
-          latency.mean(java.util.concurrent.TimeUnit.MILLISECONDS));
-      System.out.printf("ratio sink / COPY: %.2f (goal >= 0.5)%n", sinkRate / copyRate);
+      var pass =
+          new SinkPass(
+              new Timed(n - firstCount, (doneAt - firstRowAt) / 1e9, cpu),
+              latency.count(),
+              latency.mean(java.util.concurrent.TimeUnit.MILLISECONDS),
+              ctx.getBean(SinkProperties.class).sink().listenerConcurrency());
+      ctx.close();
+      truncate(jdbc);
+      return pass;
     }
   }
 
@@ -253,14 +432,6 @@ public final class SinkBenchmark {
     System.out.printf("%-28s %14s %18s%n", "strategy", "new rows/s", "redelivered rows/s");
     Map<String, Strategy> strategies = new LinkedHashMap<>();
     strategies.put("unnest arrays (chosen)", (conn, plan) -> upserter.upsert(plan));
-    var activity = new io.freshet.sink.activity.ActivityLog(jdbc, JsonMapper.builder().build());
-    strategies.put(
-        "unnest + arrivals (sink tx)",
-        (conn, plan) -> {
-          var result = upserter.upsert(plan);
-          activity.recordArrivals(
-              io.freshet.sink.activity.Arrival.of(plan.rows(), result.stored()));
-        });
     strategies.put("multi-row VALUES", (conn, plan) -> values(conn, upserter, plan));
     strategies.put("COPY staging + merge", (conn, plan) -> copyMerge(conn, upserter, plan));
     // A warm-up pass of each, then the measured passes.
@@ -312,12 +483,14 @@ public final class SinkBenchmark {
               for (int r = 0; r < size; r++) {
                 values.append(r == 0 ? "" : ", ").append(row).append(r + 1).append("::int8)");
               }
-              return "WITH input AS (SELECT * FROM (VALUES "
+              return "WITH input AS MATERIALIZED (SELECT *, "
+                  + ContentUpserter.DRAW_ID
+                  + " FROM (VALUES "
                   + values
                   + ") AS i("
                   + ContentUpserter.INPUT_COLUMNS
                   + ", ord)), "
-                  + ContentUpserter.UPSERT_FROM_INPUT;
+                  + ContentUpserter.STORE_FROM_INPUT;
             });
     try (PreparedStatement st = conn.prepareStatement(sql)) {
       int p = 1;
@@ -326,7 +499,8 @@ public final class SinkBenchmark {
           st.setObject(p++, v);
         }
       }
-      st.executeQuery().close();
+      ContentUpserter.bindRepeats(conn, st, p, plan);
+      ContentUpserter.execute(st, plan);
     }
   }
 
@@ -363,8 +537,12 @@ public final class SinkBenchmark {
     }
     try (var st =
         conn.prepareStatement(
-            "WITH input AS (SELECT * FROM upsert_staging), " + ContentUpserter.UPSERT_FROM_INPUT)) {
-      st.executeQuery().close();
+            "WITH input AS MATERIALIZED (SELECT *, "
+                + ContentUpserter.DRAW_ID
+                + " FROM upsert_staging), "
+                + ContentUpserter.STORE_FROM_INPUT)) {
+      ContentUpserter.bindRepeats(conn, st, 1, plan);
+      ContentUpserter.execute(st, plan);
     }
     conn.commit();
     conn.setAutoCommit(true);
@@ -415,6 +593,13 @@ public final class SinkBenchmark {
     } else {
       csv.append(v);
     }
+  }
+
+  /** The machine's 1-minute load average: other work sharing the cores moves every figure. */
+  private static String loadAverage() {
+    return String.format(
+        "%.1f",
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
   }
 
   private static void truncate(JdbcTemplate jdbc) {

@@ -50,6 +50,40 @@ class UpsertPlanTest {
     assertThat(plan.previousInBatch()).containsExactly(-1, 0, 0);
   }
 
+  private static ContentVersion inRequest(String item, int version, String request) {
+    var e = ContentEvents.item("s1", item, version, T);
+    e.setRequestId(request);
+    return ContentVersion.of(e, RETENTION);
+  }
+
+  @Test
+  void aVersionRepeatedByAnotherRequestIsListedOncePerRequestAndRowInConsumptionOrder() {
+    var plan =
+        UpsertPlan.of(
+            List.of(
+                inRequest("a", 1, "r1"),
+                inRequest("b", 1, "r1"),
+                inRequest("a", 1, "r2"),
+                inRequest("a", 1, "r2"),
+                inRequest("b", 1, "r3"),
+                inRequest("a", 1, "r1")));
+
+    assertThat(plan.rows()).extracting(ContentVersion::requestId).containsExactly("r1", "r1");
+    // r2's second record of a and r1's own repeat of a add nothing; every repeat still collapsed.
+    assertThat(plan.repeats())
+        .containsExactly(
+            new UpsertPlan.Repeat(0, "r2", "tenant-a"), new UpsertPlan.Repeat(1, "r3", "tenant-a"));
+    assertThat(plan.collapsed()).isEqualTo(4);
+  }
+
+  @Test
+  void aBatchWithoutRepeatsFromOtherRequestsListsNone() {
+    var plan = UpsertPlan.of(List.of(inRequest("a", 1, "r1"), inRequest("a", 2, "r2")));
+
+    assertThat(plan.repeats()).isEmpty();
+    assertThat(plan.previousInBatch()).containsExactly(-1, 0);
+  }
+
   @Test
   void expiryIsTheFetchTimePlusTheEventsRetentionOrTheDefault() {
     var withOwn = ContentEvents.item("s1", "a", 1, T);
