@@ -1,6 +1,7 @@
 package io.freshet.stack.launcher;
 
 import io.freshet.schemas.registry.SchemaRegistrar;
+import io.freshet.stack.demoweb.DemoWebSettings;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -11,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +31,9 @@ public final class LocalStack {
   private final String java;
   private final List<AutoCloseable> toStop = new ArrayList<>();
   private ManagedProcess demoWeb;
+
+  /** When the demo web's replay started (wall, whole seconds, as its clock takes it). */
+  private Instant demoOrigin;
 
   /** Set when Ctrl-C (or SIGTERM) began the shutdown: a start interrupted by it is not an error. */
   private static volatile boolean stopRequested;
@@ -109,6 +115,25 @@ public final class LocalStack {
     if (everything) {
       startDemoWeb();
       Services services = new Services(s, java);
+      // The scheduler's cadence runs on the demo web's clock: model time = trace time, so sources
+      // are fetched at the pace the demo publishes (scheduler-producer README, "Scaled cadence").
+      services.withEnv(
+          "scheduler-producer",
+          Map.of(
+              "FRESHET_SCHEDULER_CADENCE_TIME_SCALE", Double.toString(s.demoScale()),
+              "FRESHET_SCHEDULER_CADENCE_TIME_WALL_ORIGIN", demoOrigin.toString(),
+              "FRESHET_SCHEDULER_CADENCE_TIME_MODEL_ORIGIN",
+                  DemoWebSettings.defaults().traceStart().toString()));
+      say(
+          "cadence on the demo's clock: "
+              + s.demoScale()
+              + "x, so intervals of 15 min - 24 h (pro tier: at least 1 h) are "
+              + wallText(900 / s.demoScale())
+              + " - "
+              + wallText(86_400 / s.demoScale())
+              + " (at least "
+              + wallText(3_600 / s.demoScale())
+              + ") of wall time");
       toStop.add(services);
       List<String> skipped = services.start();
       for (String m : skipped) {
@@ -129,6 +154,12 @@ public final class LocalStack {
     }
   }
 
+  private static String wallText(double seconds) {
+    return seconds < 120
+        ? String.format(Locale.ROOT, "%.1f s", seconds)
+        : String.format(Locale.ROOT, "%.1f min", seconds / 60);
+  }
+
   private void startDemoWeb() throws IOException {
     Path dir = Files.createDirectories(s.home().resolve("demo-web"));
     Path originFile = dir.resolve("origin");
@@ -136,6 +167,7 @@ public final class LocalStack {
       Files.writeString(originFile, Instant.now().toString());
     }
     String origin = Files.readString(originFile).trim();
+    demoOrigin = Instant.parse(origin).truncatedTo(ChronoUnit.SECONDS);
     Path target = s.projectDir().resolve("local-stack/target");
     String cp =
         target.resolve("classes")

@@ -65,19 +65,22 @@ public final class Progress {
               """
           SELECT coalesce(last_status, '?') || ': ' || left(split_part(coalesce(last_error, ''), ':', 1), 40), count(*)
           FROM scheduler.sources WHERE consecutive_misses > 0 GROUP BY 1 ORDER BY 2 DESC LIMIT 6"""));
+      // In the cadence model's time (the demo's trace time: wall x scale, as the scheduler runs it
+      // under `up`), so the buckets are the cadence's own 15 min - 24 h range.
       out.put(
-          "current_intervals",
+          "current_intervals_model_time",
           pairs(
               c,
               """
-          WITH i AS (SELECT next_due_at - (cursor_json->>'last_fetch_at')::timestamptz AS gap
+          WITH i AS (SELECT (next_due_at - (cursor_json->>'last_fetch_at')::timestamptz) * %s AS gap
                      FROM scheduler.sources WHERE cursor_json ? 'last_fetch_at')
           SELECT CASE WHEN gap < interval '15 minutes' THEN 'a <15m'
                       WHEN gap < interval '1 hour' THEN 'b 15m-1h'
                       WHEN gap < interval '6 hours' THEN 'c 1h-6h'
                       WHEN gap < interval '24 hours' THEN 'd 6h-24h'
                       ELSE 'e >=24h' END, count(*)
-          FROM i GROUP BY 1 ORDER BY 1"""));
+          FROM i GROUP BY 1 ORDER BY 1"""
+                  .formatted(Double.toString(s.demoScale()))));
       out.put(
           "slowest_hosts_ms",
           pairs(

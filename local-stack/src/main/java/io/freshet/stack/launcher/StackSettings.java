@@ -19,7 +19,8 @@ import java.util.Map;
  * @param statsPort stats-aggregator ({@code FRESHET_STATS_PORT}, 18083)
  * @param workerPort fetch-worker ({@code FRESHET_WORKER_PORT}, 18084)
  * @param demoSources demo sources registered ({@code FRESHET_DEMO_SOURCES}, 1000)
- * @param demoScale trace seconds per wall second ({@code FRESHET_DEMO_SCALE}, 1440)
+ * @param demoScale trace seconds per wall second ({@code FRESHET_DEMO_SCALE}, 240: four trace hours
+ *     per wall minute; the scheduler's cadence runs on the same clock)
  * @param minFreeDiskMb refuse to start below this much free disk ({@code FRESHET_MIN_FREE_DISK_MB},
  *     2048)
  */

@@ -36,6 +36,8 @@ import org.springframework.validation.annotation.Validated;
  *     background, so that {@code /actuator/health/readiness} answers at once from the latest result
  * @param healthProbeTimeout how long one probe may take before it counts as failed; a probe result
  *     older than three intervals plus this counts as DOWN (a hung probe cannot keep readiness UP)
+ * @param cadenceTime the clock the cadence model runs on (real time unless set; for replays such as
+ *     the local demo only)
  */
 @Validated
 @ConfigurationProperties("freshet.scheduler")
@@ -52,4 +54,24 @@ public record SchedulerProperties(
     @NotBlank @DefaultValue("{\"mode\":\"adaptive\"}") String defaultCadence,
     @NotNull @DefaultValue("15s") Duration gaugeRefresh,
     @NotNull @DefaultValue("2s") Duration healthProbeInterval,
-    @NotNull @DefaultValue("1s") Duration healthProbeTimeout) {}
+    @NotNull @DefaultValue("1s") Duration healthProbeTimeout,
+    @NotNull @DefaultValue CadenceTime cadenceTime) {
+
+  /**
+   * The cadence model's clock against the wall clock ({@code freshet.scheduler.cadence-time.*}):
+   * model = model-origin + (wall − wall-origin) × scale. Successful fetches are scheduled in model
+   * time; failure back-off, {@code Retry-After} and leases stay in wall time. Never set it in
+   * production: it exists so that a replay at a faster pace (the local demo's web runs a trace day
+   * a wall minute) is fetched at the same pace.
+   *
+   * @param scale model seconds per wall second; 1 = real time
+   * @param wallOrigin ISO-8601 instant; empty = when this instance started
+   * @param modelOrigin ISO-8601 instant, the model time at {@code wallOrigin}; empty = the same
+   *     instant (the demo sets the trace instant its web replays at its origin, so rhythms by time
+   *     of day fall on the trace's days)
+   */
+  public record CadenceTime(
+      @DecimalMin(value = "0", inclusive = false) @DefaultValue("1") double scale,
+      @DefaultValue("") String wallOrigin,
+      @DefaultValue("") String modelOrigin) {}
+}

@@ -24,16 +24,36 @@ public class NextDue {
 
   private final CadenceEngine engine;
   private final BudgetPlanner budget;
+  private final CadenceTimeScale time;
 
-  public NextDue(CadenceEngine engine, BudgetPlanner budget) {
+  public NextDue(CadenceEngine engine, BudgetPlanner budget, CadenceTimeScale time) {
     this.engine = engine;
     this.budget = budget;
+    this.time = time;
   }
 
-  /** After a fetch outcome. */
+  /**
+   * After a fetch outcome. On a scaled cadence clock ({@link CadenceTimeScale}), a success or 304
+   * is scheduled in model time; a failure's back-off stays in wall time, so that a failing host is
+   * not retried {@code scale} times sooner.
+   */
   public Instant afterOutcome(ScheduleRow row, Outcome outcome, Instant now) {
-    return engine.nextDueAt(
-        spec(row), SnapshotMapper.snapshot(row), outcome, now, budget.current());
+    SourceSnapshot snapshot = SnapshotMapper.snapshot(row);
+    if (outcome instanceof Outcome.Failure) {
+      return engine.nextDueAt(spec(row), snapshot, outcome, now, budget.current());
+    }
+    return inModelTime(spec(row), snapshot, outcome, now);
+  }
+
+  private Instant inModelTime(
+      CadenceSpec spec, SourceSnapshot snapshot, Outcome outcome, Instant now) {
+    return time.toWall(
+        engine.nextDueAt(
+            spec,
+            time.toModel(snapshot),
+            time.toModel(outcome),
+            time.toModel(now),
+            budget.current()));
   }
 
   /**
@@ -51,19 +71,16 @@ public class NextDue {
     } else if (snapshot.lastFetchAt() == null) {
       due = now;
     } else {
-      due =
-          engine.nextDueAt(
-              spec(row),
-              snapshot,
-              new Outcome.Success(snapshot.lastFetchAt()),
-              now,
-              budget.current());
+      due = inModelTime(spec(row), snapshot, new Outcome.Success(snapshot.lastFetchAt()), now);
     }
     Instant retryAfter = snapshot.retryAfter();
     return retryAfter != null && retryAfter.isAfter(due) ? retryAfter : due;
   }
 
-  /** Whether the row is due at a batch run's {@code windowEnd} (ADR 0009's rule for its mode). */
+  /**
+   * Whether the row is due at a batch run's {@code windowEnd} (ADR 0009's rule for its mode). Batch
+   * runs are an operator's explicit window in wall time: not scaled.
+   */
   public boolean isDueAt(ScheduleRow row, Instant windowEnd) {
     return engine.isDue(spec(row), SnapshotMapper.snapshot(row), windowEnd);
   }

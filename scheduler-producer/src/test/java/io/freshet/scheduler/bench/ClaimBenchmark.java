@@ -110,7 +110,10 @@ public final class ClaimBenchmark {
       var round =
           new ClaimRound(
               new ScheduleRepository(jdbc),
-              new NextDue(engine, new BudgetPlanner(jdbc, engine, props, Clock.systemUTC())),
+              new NextDue(
+                  engine,
+                  new BudgetPlanner(jdbc, engine, props, Clock.systemUTC()),
+                  io.freshet.scheduler.schedule.CadenceTimeScale.identity()),
               new FetchRequestPublisher(template, topics, 1_048_576),
               jdbc,
               tx,

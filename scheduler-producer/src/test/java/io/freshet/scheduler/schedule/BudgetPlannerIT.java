@@ -36,7 +36,9 @@ class BudgetPlannerIT extends SchedulerItSupport {
     assertThat(planner.current().compression()).isCloseTo(4.0, within(0.05));
     ScheduleRow row = anyRow();
     Instant at = Instant.parse("2026-11-22T10:00:00Z");
-    Instant next = new NextDue(engine, planner).afterOutcome(row, new Outcome.Success(at), at);
+    Instant next =
+        new NextDue(engine, planner, CadenceTimeScale.identity())
+            .afterOutcome(row, new Outcome.Success(at), at);
     assertThat(Duration.between(at, next))
         .isBetween(Duration.ofMinutes(235), Duration.ofMinutes(245));
   }

@@ -23,6 +23,7 @@ public final class Settings {
   private Duration gaugeRefresh;
   private Duration healthProbeInterval;
   private Duration healthProbeTimeout;
+  private SchedulerProperties.CadenceTime cadenceTime;
 
   private Settings(SchedulerProperties p) {
     claimingEnabled = false;
@@ -38,6 +39,7 @@ public final class Settings {
     gaugeRefresh = p.gaugeRefresh();
     healthProbeInterval = p.healthProbeInterval();
     healthProbeTimeout = p.healthProbeTimeout();
+    cadenceTime = p.cadenceTime();
   }
 
   /** Starts from {@code base} with claiming off, one thread and a 10 s send timeout. */
@@ -61,7 +63,8 @@ public final class Settings {
             "{\"mode\":\"adaptive\"}",
             Duration.ofSeconds(15),
             Duration.ofSeconds(2),
-            Duration.ofSeconds(1)));
+            Duration.ofSeconds(1),
+            new SchedulerProperties.CadenceTime(1, "", "")));
   }
 
   public Settings claiming(int threads, Duration tick) {
@@ -96,6 +99,12 @@ public final class Settings {
     return this;
   }
 
+  /** The cadence model's clock: {@code scale} times real time, from {@code origin} on. */
+  public Settings cadenceTime(double scale, java.time.Instant origin) {
+    this.cadenceTime = new SchedulerProperties.CadenceTime(scale, origin.toString(), "");
+    return this;
+  }
+
   public SchedulerProperties build() {
     return new SchedulerProperties(
         claimingEnabled,
@@ -110,6 +119,7 @@ public final class Settings {
         defaultCadence,
         gaugeRefresh,
         healthProbeInterval,
-        healthProbeTimeout);
+        healthProbeTimeout,
+        cadenceTime);
   }
 }
