@@ -1,6 +1,7 @@
 package io.freshet.stack.bench;
 
 import io.freshet.schemas.registry.SchemaRegistrar;
+import io.freshet.stack.PlainAvroDecoder;
 import io.freshet.stack.demoweb.Catalog;
 import io.freshet.stack.demoweb.DemoSource;
 import io.freshet.stack.demoweb.DemoWeb;
@@ -16,7 +17,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -44,10 +44,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -177,7 +174,7 @@ public final class PipelineBenchmark {
   private String token;
   private TopicWatcher watcher;
   private final HttpClient api = HttpClient.newHttpClient();
-  private final Map<Integer, Schema> schemas = new HashMap<>();
+  private PlainAvroDecoder avro;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /** Scheduler source id → demo source. */
@@ -259,6 +256,7 @@ public final class PipelineBenchmark {
     Catalog catalog = Catalog.fromBundledTraces(webSettings);
     web = DemoWeb.start(webSettings, catalog, Clock.systemUTC());
     twin = DemoWeb.start(webSettings.withPort(0), catalog, Clock.systemUTC());
+    avro = new PlainAvroDecoder(settings.registryCcompatUrl());
     watcher = new TopicWatcher(settings.bootstrapServers());
     watcher.start();
     System.out.printf(
@@ -592,7 +590,7 @@ public final class PipelineBenchmark {
       for (TopicWatcher.Seen s : watcher.drain()) {
         ConsumerRecord<byte[], byte[]> rec = s.record();
         long seen = s.at();
-        GenericRecord v = decode(rec.value());
+        GenericRecord v = avro.decode(rec.value());
         String requestId = v.get("request_id").toString();
         switch (rec.topic()) {
           case REQUESTED ->
@@ -757,37 +755,6 @@ public final class PipelineBenchmark {
 
     void shutdown() {
       running = false;
-    }
-  }
-
-  private GenericRecord decode(byte[] value) {
-    ByteBuffer buf = ByteBuffer.wrap(value);
-    if (buf.get() != 0) {
-      throw new IllegalStateException("not the Confluent wire format");
-    }
-    Schema schema = schemas.computeIfAbsent(buf.getInt(), this::schemaById);
-    try {
-      return new GenericDatumReader<GenericRecord>(schema)
-          .read(null, DecoderFactory.get().binaryDecoder(value, 5, value.length - 5, null));
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private Schema schemaById(int id) {
-    try {
-      var r =
-          api.send(
-              HttpRequest.newBuilder(
-                      URI.create(settings.registryCcompatUrl() + "/schemas/ids/" + id))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      return new Schema.Parser().parse(JSON.readTree(r.body()).get("schema").asString());
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 

@@ -3,6 +3,7 @@ package io.freshet.stack.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.registry.SchemaRegistrar;
+import io.freshet.stack.PlainAvroDecoder;
 import io.freshet.stack.demoweb.DemoSource;
 import io.freshet.stack.demoweb.DemoWeb;
 import io.freshet.stack.demoweb.DemoWebSettings;
@@ -17,7 +18,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -37,10 +37,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -321,7 +318,7 @@ final class StackFixture implements AutoCloseable {
     p.put("key.deserializer", ByteArrayDeserializer.class.getName());
     p.put("value.deserializer", ByteArrayDeserializer.class.getName());
     p.put("isolation.level", "read_committed");
-    Map<Integer, Schema> schemas = new HashMap<>();
+    var decoder = new PlainAvroDecoder(settings.registryCcompatUrl());
     Map<String, Set<String>> out = new HashMap<>();
     try (var consumer = new KafkaConsumer<byte[], byte[]>(p)) {
       List<TopicPartition> parts =
@@ -335,18 +332,8 @@ final class StackFixture implements AutoCloseable {
       while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))
           && Instant.now().isBefore(deadline)) {
         for (ConsumerRecord<byte[], byte[]> rec : consumer.poll(Duration.ofMillis(500))) {
-          ByteBuffer buf = ByteBuffer.wrap(rec.value());
-          assertThat(buf.get()).as("Confluent magic byte").isEqualTo((byte) 0);
-          int id = buf.getInt();
-          Schema schema = schemas.computeIfAbsent(id, this::schemaById);
-          var decoder =
-              DecoderFactory.get().binaryDecoder(rec.value(), 5, rec.value().length - 5, null);
-          GenericRecord value;
-          try {
-            value = new GenericDatumReader<GenericRecord>(schema).read(null, decoder);
-          } catch (IOException e) {
-            throw new IllegalStateException("undecodable record at " + rec.offset(), e);
-          }
+          assertThat(rec.value()[0]).as("Confluent magic byte").isEqualTo((byte) 0);
+          GenericRecord value = decoder.decode(rec.value());
           String sourceId = value.get("source_id").toString();
           out.computeIfAbsent(
                   demoIdBySourceId.getOrDefault(sourceId, sourceId), k -> new HashSet<>())
@@ -355,23 +342,6 @@ final class StackFixture implements AutoCloseable {
       }
     }
     return out;
-  }
-
-  private Schema schemaById(int id) {
-    try {
-      var r =
-          HTTP.send(
-              HttpRequest.newBuilder(
-                      URI.create(settings.registryCcompatUrl() + "/schemas/ids/" + id))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      return new Schema.Parser().parse(JSON.readTree(r.body()).get("schema").asString());
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 
   /** Scheduler source id → demo source id (by URL). */
