@@ -32,6 +32,9 @@ public final class LocalStack {
   private final List<AutoCloseable> toStop = new ArrayList<>();
   private ManagedProcess demoWeb;
 
+  /** The trace instant the demo web replays at its origin (also the scheduler's model origin). */
+  static final Instant TRACE_START = DemoWebSettings.defaults().traceStart();
+
   /** When the demo web's replay started (wall, whole seconds, as its clock takes it). */
   private Instant demoOrigin;
 
@@ -118,12 +121,7 @@ public final class LocalStack {
       // The scheduler's cadence runs on the demo web's clock: model time = trace time, so sources
       // are fetched at the pace the demo publishes (scheduler-producer README, "Scaled cadence").
       services.withEnv(
-          "scheduler-producer",
-          Map.of(
-              "FRESHET_SCHEDULER_CADENCE_TIME_SCALE", Double.toString(s.demoScale()),
-              "FRESHET_SCHEDULER_CADENCE_TIME_WALL_ORIGIN", demoOrigin.toString(),
-              "FRESHET_SCHEDULER_CADENCE_TIME_MODEL_ORIGIN",
-                  DemoWebSettings.defaults().traceStart().toString()));
+          "scheduler-producer", cadenceTimeEnv(s.demoScale(), demoOrigin, TRACE_START));
       say(
           "cadence on the demo's clock: "
               + s.demoScale()
@@ -154,6 +152,21 @@ public final class LocalStack {
     }
   }
 
+  /**
+   * The scheduler's {@code freshet.scheduler.cadence-time.*} settings that put its cadence model on
+   * the demo web's clock: at the replay's wall origin the model is at the trace instant the web
+   * replays there, and it runs as many times faster. Model time is then trace time (to the second
+   * the web's own clock keeps), so time-of-day and weekday rhythms fall on the traces' own days.
+   */
+  static Map<String, String> cadenceTimeEnv(double scale, Instant wallOrigin, Instant traceStart) {
+    return Map.of(
+        "FRESHET_SCHEDULER_CADENCE_TIME_SCALE", Double.toString(scale),
+        "FRESHET_SCHEDULER_CADENCE_TIME_WALL_ORIGIN",
+            wallOrigin.truncatedTo(ChronoUnit.SECONDS).toString(),
+        "FRESHET_SCHEDULER_CADENCE_TIME_MODEL_ORIGIN",
+            traceStart.truncatedTo(ChronoUnit.SECONDS).toString());
+  }
+
   private static String wallText(double seconds) {
     return seconds < 120
         ? String.format(Locale.ROOT, "%.1f s", seconds)
@@ -168,6 +181,23 @@ public final class LocalStack {
     }
     String origin = Files.readString(originFile).trim();
     demoOrigin = Instant.parse(origin).truncatedTo(ChronoUnit.SECONDS);
+    // The scale this replay runs at, for `status` (intervals in model time) and for the next `up`:
+    // the origin is kept across runs, so another scale moves the replay to another trace instant.
+    Path scaleFile = dir.resolve("scale");
+    if (Files.exists(scaleFile)) {
+      String before = Files.readString(scaleFile).trim();
+      if (Double.parseDouble(before) != s.demoScale()) {
+        say(
+            "FRESHET_DEMO_SCALE is "
+                + s.demoScale()
+                + " but this replay began at "
+                + before
+                + ": the demo web jumps to another trace instant (delete "
+                + originFile
+                + " to replay from the start)");
+      }
+    }
+    Files.writeString(scaleFile, Double.toString(s.demoScale()));
     Path target = s.projectDir().resolve("local-stack/target");
     String cp =
         target.resolve("classes")
@@ -191,6 +221,8 @@ public final class LocalStack {
                 Integer.toString(s.demoSources()),
                 "DEMO_WEB_SCALE",
                 Double.toString(s.demoScale()),
+                "DEMO_WEB_TRACE_START", // explicit: the scheduler's model origin must be the same
+                TRACE_START.toString(),
                 "DEMO_WEB_ORIGIN",
                 origin),
             dir);

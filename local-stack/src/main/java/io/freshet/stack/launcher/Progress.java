@@ -1,5 +1,8 @@
 package io.freshet.stack.launcher;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -7,13 +10,15 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The live figures, read from the system of record (the scheduler's and the content store's
  * tables): sources by state, due backlog, fetches in the last minute by status, new vs duplicate
- * items, errors by kind, the distribution of current intervals, the slowest hosts.
+ * items, errors by kind, the distribution of current intervals (in the cadence model's time when
+ * the scheduler runs on the demo's clock, and said so), the slowest hosts.
  */
 public final class Progress {
 
@@ -65,22 +70,13 @@ public final class Progress {
               """
           SELECT coalesce(last_status, '?') || ': ' || left(split_part(coalesce(last_error, ''), ':', 1), 40), count(*)
           FROM scheduler.sources WHERE consecutive_misses > 0 GROUP BY 1 ORDER BY 2 DESC LIMIT 6"""));
-      // In the cadence model's time (the demo's trace time: wall x scale, as the scheduler runs it
-      // under `up`), so the buckets are the cadence's own 15 min - 24 h range.
+      double scale = cadenceScale();
+      if (scale != 1.0) {
+        out.put("cadence_clock", clockNote(scale));
+      }
       out.put(
-          "current_intervals_model_time",
-          pairs(
-              c,
-              """
-          WITH i AS (SELECT (next_due_at - (cursor_json->>'last_fetch_at')::timestamptz) * %s AS gap
-                     FROM scheduler.sources WHERE cursor_json ? 'last_fetch_at')
-          SELECT CASE WHEN gap < interval '15 minutes' THEN 'a <15m'
-                      WHEN gap < interval '1 hour' THEN 'b 15m-1h'
-                      WHEN gap < interval '6 hours' THEN 'c 1h-6h'
-                      WHEN gap < interval '24 hours' THEN 'd 6h-24h'
-                      ELSE 'e >=24h' END, count(*)
-          FROM i GROUP BY 1 ORDER BY 1"""
-                  .formatted(Double.toString(s.demoScale()))));
+          scale == 1.0 ? "current_intervals" : "current_intervals_model_time",
+          pairs(c, intervalsSql(scale)));
       out.put(
           "slowest_hosts_ms",
           pairs(
@@ -94,6 +90,102 @@ public final class Progress {
       out.put("error", "PostgreSQL on port " + s.postgresPort() + " unreachable: " + firstLine(e));
     }
     return out;
+  }
+
+  /**
+   * The scale the scheduler's cadence runs at: the one the running {@code up} recorded next to the
+   * demo web's origin, else {@code FRESHET_DEMO_SCALE} (so {@code status} from a shell with another
+   * setting still reads the intervals right).
+   */
+  double cadenceScale() {
+    Path recorded = s.home().resolve("demo-web/scale");
+    try {
+      if (Files.exists(recorded)) {
+        return Double.parseDouble(Files.readString(recorded).trim());
+      }
+    } catch (IOException | NumberFormatException e) {
+      // fall through to the setting
+    }
+    return s.demoScale();
+  }
+
+  static String clockNote(double scale) {
+    return "model time = wall time x "
+        + number(scale)
+        + " (the demo's trace time; a model day is "
+        + duration(86_400 / scale)
+        + " of wall time); failure back-off and Retry-After are wall time";
+  }
+
+  /** The bucket limits of the interval distribution, model seconds, with their names. */
+  private static final long[] LIMITS = {15 * 60, 3_600, 6 * 3_600, 24 * 3_600};
+
+  private static final String[] NAMES = {"15m", "1h", "6h", "24h"};
+
+  /**
+   * Current intervals ({@code next_due_at − last_fetch_at}) of the sources that are not failing (a
+   * failure's back-off is wall time, and failing sources are counted under errors), in model time
+   * (wall × {@code scale}), so the buckets are the cadence's own 15 min – 24 h range; each bucket
+   * also says its wall-time span.
+   */
+  static String intervalsSql(double scale) {
+    StringBuilder cases = new StringBuilder();
+    for (int k = 0; k <= LIMITS.length; k++) {
+      String label = bucketLabel(k, scale).replace("'", "''");
+      if (k < LIMITS.length) {
+        cases
+            .append(" WHEN gap < ")
+            .append(LIMITS[k])
+            .append(" THEN ")
+            .append(k)
+            .append(" || '")
+            .append(label)
+            .append("'");
+      } else {
+        cases.append(" ELSE ").append(k).append(" || '").append(label).append("'");
+      }
+    }
+    return """
+        WITH i AS (SELECT extract(epoch FROM next_due_at - (cursor_json->>'last_fetch_at')::timestamptz) * %s AS gap
+                   FROM scheduler.sources WHERE cursor_json ? 'last_fetch_at' AND consecutive_misses = 0),
+             b AS (SELECT CASE%s END AS bucket FROM i)
+        SELECT substr(bucket, 2), count(*) FROM b GROUP BY bucket ORDER BY bucket"""
+        .formatted(Double.toString(scale), cases);
+  }
+
+  /** E.g. "15m-1h (wall 0.6s-2.5s)" at 1440; without the wall part at scale 1. */
+  static String bucketLabel(int k, double scale) {
+    String model =
+        k == 0
+            ? "<" + NAMES[0]
+            : k == LIMITS.length ? ">=" + NAMES[k - 1] : NAMES[k - 1] + "-" + NAMES[k];
+    if (scale == 1.0) {
+      return model;
+    }
+    String wall =
+        k == 0
+            ? "<" + duration(LIMITS[0] / scale)
+            : k == LIMITS.length
+                ? ">=" + duration(LIMITS[k - 1] / scale)
+                : duration(LIMITS[k - 1] / scale) + "-" + duration(LIMITS[k] / scale);
+    return model + " (wall " + wall + ")";
+  }
+
+  /** A span for people: 0.6s, 15s, 24min, 1.5h. */
+  static String duration(double seconds) {
+    if (seconds < 60) {
+      return number(Math.round(seconds * 10) / 10.0) + "s";
+    }
+    if (seconds < 3_600) {
+      return number(Math.round(seconds / 6) / 10.0) + "min";
+    }
+    return number(Math.round(seconds / 360) / 10.0) + "h";
+  }
+
+  private static String number(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15
+        ? Long.toString((long) v)
+        : String.format(Locale.ROOT, "%s", v);
   }
 
   private static Object row(Connection c, String sql) {

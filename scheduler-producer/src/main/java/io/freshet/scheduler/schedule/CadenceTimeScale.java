@@ -42,7 +42,7 @@ public final class CadenceTimeScale {
   public CadenceTimeScale(double scale, Instant wallOrigin, Instant modelOrigin) {
     if (!(scale > 0) || Double.isInfinite(scale)) {
       throw new IllegalArgumentException(
-          "cadence-time.scale must be a positive, finite number, got " + scale);
+          "freshet.scheduler.cadence-time.scale must be a positive, finite number, got " + scale);
     }
     this.scale = scale;
     this.wallOrigin = Objects.requireNonNull(wallOrigin, "wallOrigin");

@@ -145,9 +145,14 @@ class CadenceTimeScaleTest {
    * tier, whose floor (pro: 1 h) would hide the policy's interval.
    */
   static ScheduleRow busyFeed(String cadence) {
+    return feedPublishingEvery(cadence, Duration.ofSeconds(30));
+  }
+
+  /** The same with its last 10 items {@code gap} apart (wall time), the newest now. */
+  static ScheduleRow feedPublishingEvery(String cadence, Duration gap) {
     List<Instant> published = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      published.add(NOW.minusSeconds(30L * i));
+      published.add(NOW.minus(gap.multipliedBy(i)));
     }
     return new ScheduleRow(
         UUID.randomUUID(),
@@ -168,7 +173,7 @@ class CadenceTimeScaleTest {
         "informative",
         "{}",
         null,
-        30_000L,
+        gap.toMillis(),
         published,
         null,
         NOW,
@@ -190,6 +195,28 @@ class CadenceTimeScaleTest {
 
     // And recomputing (stats arrived) agrees: 30 s after the last fetch.
     assertThat(nextDue(SIXTY).recompute(row, NOW)).isEqualTo(NOW.minusSeconds(10));
+  }
+
+  @Test
+  void theCadenceClampHoldsInModelTimeSoWallIntervalsAreItsOneSixtieth() {
+    String feedFrequency = "{\"mode\":\"feed_frequency\"}";
+    Outcome ok = new Outcome.Success(NOW);
+
+    // Items a wall second apart are a model minute apart: clamped up to the 15 model-minute floor,
+    // 15 wall seconds.
+    ScheduleRow frantic = feedPublishingEvery(feedFrequency, Duration.ofSeconds(1));
+    assertThat(Duration.between(NOW, nextDue(SIXTY).afterOutcome(frantic, ok, NOW)))
+        .isEqualTo(Duration.ofSeconds(15));
+
+    // Items a wall hour apart are 60 model hours apart: clamped down to the 24 h ceiling, 24 wall
+    // minutes.
+    ScheduleRow sparse = feedPublishingEvery(feedFrequency, Duration.ofHours(1));
+    assertThat(Duration.between(NOW, nextDue(SIXTY).afterOutcome(sparse, ok, NOW)))
+        .isEqualTo(Duration.ofMinutes(24));
+
+    // A due time is never before the fetch it follows, however fast the clock.
+    var fast = new CadenceTimeScale(1e6, WALL0, TRACE0);
+    assertThat(nextDue(fast).afterOutcome(frantic, ok, NOW)).isAfter(NOW);
   }
 
   @Test
