@@ -1,5 +1,7 @@
 package io.freshet.sink.activity;
 
+import static io.freshet.sink.ingest.ContentVersion.storable;
+
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.ItemDigest;
 import java.time.Instant;
@@ -65,21 +67,21 @@ public record FetchOutcome(
     for (ItemDigest d : e.getItems()) {
       require(d.getItemId(), "items.item_id");
       require(d.getContentHash(), "items.content_hash");
-      listed.add(new Listed(d.getItemId(), d.getContentHash()));
+      listed.add(new Listed(storable(d.getItemId()), d.getContentHash()));
       switch (d.getNovelty()) {
         case seen -> unchanged++;
         case added, changed -> {}
       }
     }
     return new FetchOutcome(
-        e.getRequestId(),
-        e.getSourceId(),
-        e.getTenantId() == null ? "" : e.getTenantId(),
+        storable(e.getRequestId()),
+        storable(e.getSourceId()),
+        e.getTenantId() == null ? "" : storable(e.getTenantId()),
         e.getEpoch(),
         e.getStatus().name(),
         e.getHttpStatus(),
         e.getErrorKind(),
-        e.getErrorMessage(),
+        storable(e.getErrorMessage()),
         e.getAttempts(),
         e.getStartedAt(),
         e.getFinishedAt(),
@@ -87,7 +89,7 @@ public record FetchOutcome(
         e.getItemCount(),
         List.copyOf(listed),
         unchanged,
-        e.getCursor() == null ? null : Map.copyOf(e.getCursor()));
+        e.getCursor() == null ? null : storable(e.getCursor()));
   }
 
   /** What this fetch says about the content its source lists. */

@@ -9,6 +9,12 @@ import java.util.regex.Pattern;
 /**
  * One item version as the sink stores it, validated. Built from a {@link ContentFetched}; a record
  * that cannot make one is a poison record.
+ *
+ * <p>PostgreSQL's {@code text} and {@code jsonb} cannot hold the character U+0000, which a page or
+ * a JSON feed can carry and Avro passes through. Stored as it came, it would fail its whole batch
+ * on every retry and stall the partition; so every text field (and every metadata key and value) is
+ * stored with U+FFFD, the replacement character, in its place. The content hash stays the one the
+ * worker computed over the original.
  */
 public record ContentVersion(
     String tenantId,
@@ -66,23 +72,38 @@ public record ContentVersion(
     }
     Instant fetchedAt = e.getFetchedAt();
     return new ContentVersion(
-        e.getTenantId() == null ? "" : e.getTenantId(),
-        e.getSourceId(),
+        e.getTenantId() == null ? "" : storable(e.getTenantId()),
+        storable(e.getSourceId()),
         e.getConnector().name(),
-        e.getItemId(),
+        storable(e.getItemId()),
         e.getContentHash(),
-        e.getRequestId(),
-        e.getUrl(),
-        e.getTitle(),
-        e.getBody(),
+        storable(e.getRequestId()),
+        storable(e.getUrl()),
+        storable(e.getTitle()),
+        storable(e.getBody()),
         e.getTruncated(),
-        e.getContentType(),
+        storable(e.getContentType()),
         e.getPublishedAt(),
         fetchedAt,
         e.getSignalType().name(),
         e.getEventAt(),
         fetchedAt.plus(retention),
-        e.getMetadata() == null ? Map.of() : Map.copyOf(e.getMetadata()));
+        storable(e.getMetadata()));
+  }
+
+  /** {@code s} with every U+0000 replaced by U+FFFD (see the class). */
+  public static String storable(String s) {
+    return s == null || s.indexOf('\0') < 0 ? s : s.replace('\0', '\uFFFD');
+  }
+
+  /** The map with every U+0000 in its keys and values replaced by U+FFFD; never null. */
+  public static Map<String, String> storable(Map<String, String> metadata) {
+    if (metadata == null || metadata.isEmpty()) {
+      return Map.of();
+    }
+    var out = new java.util.HashMap<String, String>(metadata.size() * 2);
+    metadata.forEach((k, v) -> out.put(storable(k), storable(v)));
+    return Map.copyOf(out);
   }
 
   private static void require(String value, String field) {

@@ -253,6 +253,34 @@ class ContentSinkIT extends SinkItSupport {
   }
 
   @Test
+  void aNulCharacterIsStoredAsTheReplacementCharacterAndHoldsNothingUp() {
+    // PostgreSQL's text and jsonb cannot hold U+0000; stored as it came, the record would fail its
+    // batch on every retry and stall the partition.
+    String prefix = "nul-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+    Instant t = Instant.parse("2026-11-03T00:00:00Z");
+    var nul = ContentEvents.item(prefix + "0", "item\u0000one", 1, t);
+    nul.setTitle("a\u0000title");
+    nul.setBody("body \u0000 with a NUL");
+    nul.setMetadata(Map.of("author\u0000", "x\u0000y"));
+    send(List.of(nul, ContentEvents.item(prefix + "0", "plain", 1, t)));
+    send(List.of(ContentEvents.item(prefix + "0", "after", 1, t.plusSeconds(1))));
+
+    await().atMost(WAIT).until(() -> rows(prefix) == 3);
+    var stored =
+        jdbc.sql(
+                "SELECT item_id, title, body, metadata::text AS metadata FROM platform_content"
+                    + " WHERE source_id = :s AND item_id LIKE 'item%'")
+            .param("s", prefix + "0")
+            .query()
+            .singleRow();
+    assertThat(stored)
+        .containsEntry("item_id", "item\uFFFDone")
+        .containsEntry("title", "a\uFFFDtitle")
+        .containsEntry("body", "body \uFFFD with a NUL")
+        .containsEntry("metadata", "{\"author\uFFFD\": \"x\uFFFDy\"}");
+  }
+
+  @Test
   void postgresStoppedForThirtySecondsMidStreamLosesNothingAndStoresNothingTwice()
       throws Exception {
     String prefix = "outage-" + UUID.randomUUID().toString().substring(0, 8) + "-";
