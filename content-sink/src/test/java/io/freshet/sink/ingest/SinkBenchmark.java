@@ -499,7 +499,7 @@ public final class SinkBenchmark {
           st.setObject(p++, v);
         }
       }
-      ContentUpserter.bindRepeats(conn, st, p, plan);
+      ContentUpserter.bindRepeats(st, p, plan);
       ContentUpserter.execute(st, plan);
     }
   }
@@ -541,7 +541,7 @@ public final class SinkBenchmark {
                 + ContentUpserter.DRAW_ID
                 + " FROM upsert_staging), "
                 + ContentUpserter.STORE_FROM_INPUT)) {
-      ContentUpserter.bindRepeats(conn, st, 1, plan);
+      ContentUpserter.bindRepeats(st, 1, plan);
       ContentUpserter.execute(st, plan);
     }
     conn.commit();

@@ -90,6 +90,9 @@ public final class AvroSerdes {
         new WireFormatCheckingDeserializer<>(type, new AvroKafkaDeserializer<>());
     Map<String, Object> config = clientConfig();
     config.put(SerdeConfig.DESERIALIZER_SPECIFIC_VALUE_RETURN_CLASS, type.getName());
+    // one reader per writer schema and thread, not one per record (see the class)
+    config.put(
+        AvroKafkaSerdeConfig.AVRO_DATUM_PROVIDER, ReaderCachingDatumProvider.class.getName());
     deserializer.configure(config, false);
     return deserializer;
   }

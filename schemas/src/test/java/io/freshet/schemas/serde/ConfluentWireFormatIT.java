@@ -177,6 +177,81 @@ class ConfluentWireFormatIT {
     }
   }
 
+  @Test
+  void recordsOfAnOlderWriterSchemaInterleavedWithCurrentOnesEachDecodeByTheirOwnSchema(
+      RegistryFixture registry) throws Exception {
+    // The deserializer keeps one Avro reader per writer schema and thread
+    // (ReaderCachingDatumProvider): records of two writer schemas, interleaved, on two threads,
+    // with a corrupt one in between, must each still be read by their own schema.
+    var topics = FreshetTopics.create(RegistrySettings.of(registry.apiUrl(), true), 1);
+    var topic = topics.contentFetched();
+    var current = Events.contentFetched();
+    byte[] currentBytes = topic.valueSerde().serializer().serialize(topic.name(), current);
+
+    // ContentFetched as it was before `retention` and `metadata` (both defaulted) were added.
+    Schema schema = current.getSchema();
+    Schema older =
+        Schema.createRecord(
+            schema.getName(),
+            schema.getDoc(),
+            schema.getNamespace(),
+            false,
+            schema.getFields().stream()
+                .filter(f -> !f.name().equals("retention") && !f.name().equals("metadata"))
+                .map(f -> new Schema.Field(f, f.schema()))
+                .toList());
+    int olderId =
+        new SchemaRegistrar(registry.ccompatUrl())
+            .register("it.older." + UUID.randomUUID() + "-value", older.toString())
+            .id();
+    assertThat(olderId).isNotEqualTo(ConfluentWireFormat.schemaId(currentBytes));
+    var olderRecord = new org.apache.avro.generic.GenericData.Record(older);
+    for (Schema.Field f : older.getFields()) {
+      olderRecord.put(f.name(), current.get(schema.getField(f.name()).pos()));
+    }
+    var out = new java.io.ByteArrayOutputStream();
+    out.write(0);
+    out.write(ByteBuffer.allocate(4).putInt(olderId).array());
+    var encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+    new org.apache.avro.specific.SpecificDatumWriter<org.apache.avro.generic.GenericRecord>(
+            older,
+            org.apache.avro.specific.SpecificData.getForClass(
+                io.freshet.schemas.avro.ContentFetched.class))
+        .write(olderRecord, encoder);
+    encoder.flush();
+    byte[] olderBytes = out.toByteArray();
+    byte[] corrupt = java.util.Arrays.copyOf(olderBytes, 12);
+    var expectedFromOlder = io.freshet.schemas.avro.ContentFetched.newBuilder(current);
+    expectedFromOlder.setRetention(null);
+    expectedFromOlder.setMetadata(Map.of());
+    var fromOlder = expectedFromOlder.build();
+
+    var deserializer = topic.valueSerde().deserializer();
+    java.util.concurrent.Callable<Integer> reads =
+        () -> {
+          int read = 0;
+          for (int i = 0; i < 300; i++) {
+            assertThat(deserializer.deserialize(topic.name(), currentBytes))
+                .usingRecursiveComparison()
+                .isEqualTo(current);
+            assertThat(deserializer.deserialize(topic.name(), olderBytes))
+                .usingRecursiveComparison()
+                .isEqualTo(fromOlder);
+            if (i % 100 == 0) {
+              assertThatThrownBy(() -> deserializer.deserialize(topic.name(), corrupt))
+                  .isInstanceOf(org.apache.kafka.common.errors.SerializationException.class);
+            }
+            read += 2;
+          }
+          return read;
+        };
+    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+      var a = pool.submit(reads);
+      var b = pool.submit(reads);
+      assertThat(a.get() + b.get()).isEqualTo(1200);
+    }
+  }
+
   private <V extends SpecificRecord> void assertDecodesFromRawBytes(
       KafkaFixture kafka, RegistryFixture registry, Topic<String, V> topic, V event)
       throws Exception {
