@@ -24,9 +24,15 @@ final class Cursors {
             ? JSON.createObjectNode()
             : (ObjectNode) JSON.readTree(oldCursorJson);
     if (newCursor != null) {
-      newCursor.forEach(cursor::put);
+      // jsonb refuses U+0000 (as \u0000): a cursor value with one would fail the outcome on every
+      // retry. Replaced, the value no longer matches the source's, which costs one full fetch.
+      newCursor.forEach((k, v) -> cursor.put(storable(k), storable(v)));
     }
     cursor.put("last_fetch_at", fetchedAt.toString());
     return JSON.writeValueAsString(cursor);
+  }
+
+  private static String storable(String s) {
+    return s == null ? null : s.replace('\0', '\uFFFD');
   }
 }

@@ -154,6 +154,9 @@ public final class OutcomeRules {
     if (joined.isEmpty()) {
       return null;
     }
+    // PostgreSQL text cannot hold U+0000: stored as it came, it would fail the outcome on every
+    // retry and hold up its partition.
+    joined = joined.replace('\0', '\uFFFD');
     return joined.length() > MAX_ERROR_LENGTH ? joined.substring(0, MAX_ERROR_LENGTH) : joined;
   }
 }

@@ -34,4 +34,12 @@ class CursorsTest {
     assertThat(Cursors.afterSuccess("", Map.of(), AT))
         .isEqualTo("{\"last_fetch_at\":\"2026-11-22T10:15:30Z\"}");
   }
+
+  @Test
+  void aNulCharacterInACursorIsStoredAsTheReplacementCharacter() {
+    // PostgreSQL's jsonb refuses \u0000; the outcome would fail on every retry.
+    assertThat(Cursors.afterSuccess("", Map.of("etag", "a\u0000b"), AT))
+        .isEqualTo("{\"etag\":\"a\uFFFDb\",\"last_fetch_at\":\"2026-11-22T10:15:30Z\"}")
+        .doesNotContain("\\u0000");
+  }
 }

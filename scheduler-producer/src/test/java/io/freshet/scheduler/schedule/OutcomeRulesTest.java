@@ -60,6 +60,18 @@ class OutcomeRulesTest {
   }
 
   @Test
+  void aNulCharacterInTheErrorIsStoredAsTheReplacementCharacter() {
+    // PostgreSQL text cannot hold U+0000; the outcome would fail on every retry.
+    FetchCompleted event = event(3, FetchStatus.failed);
+    event.setErrorKind("parse");
+    event.setErrorMessage("bad byte \u0000 here");
+
+    var apply = applied(row(3, 0, false, null), event);
+
+    assertThat(apply.error()).isEqualTo("parse: bad byte \uFFFD here");
+  }
+
+  @Test
   void notModifiedKeepsTheCursorButMovesLastFetchAtAndReschedules() {
     var apply = applied(row(3, 1, false, null), event(3, FetchStatus.not_modified));
 
