@@ -37,6 +37,13 @@ public record ContentVersion(
 
   private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
 
+  /**
+   * The most UTF-8 bytes {@code source_id} and {@code item_id} may take together: the unique key
+   * (source, item, 64-character hash) must stay under PostgreSQL's B-tree entry limit of 2,704
+   * bytes, with room for the hash and the entry's overhead.
+   */
+  static final int MAX_KEY_BYTES = 2_400;
+
   /** The version key: the table's unique constraint. */
   public record Key(String sourceId, String itemId, String contentHash) {}
 
@@ -59,6 +66,19 @@ public record ContentVersion(
     require(e.getSourceId(), "source_id");
     require(e.getItemId(), "item_id");
     require(e.getRequestId(), "request_id");
+    int keyBytes = utf8Length(e.getSourceId()) + utf8Length(e.getItemId());
+    if (keyBytes > MAX_KEY_BYTES) {
+      // Past PostgreSQL's B-tree entry limit (2,704 bytes) the insert would fail on every retry
+      // and stall the partition; Freshet's workers hash item ids longer than 512 characters.
+      throw new IllegalArgumentException(
+          "source_id and item_id together are "
+              + keyBytes
+              + " bytes of UTF-8; at most "
+              + MAX_KEY_BYTES
+              + " fit the unique index (item_id '"
+              + abbreviate(e.getItemId())
+              + "')");
+    }
     if (e.getContentHash() == null || !SHA256_HEX.matcher(e.getContentHash()).matches()) {
       throw new IllegalArgumentException(
           "content_hash must be 64 lower-case hex characters (SHA-256), got '"
@@ -110,6 +130,16 @@ public record ContentVersion(
     if (value == null || value.isBlank()) {
       throw new IllegalArgumentException(field + " must not be blank");
     }
+  }
+
+  /** UTF-8 length of {@code s} without encoding it (a surrogate pair is 2 + 2 = 4 bytes). */
+  static int utf8Length(String s) {
+    int bytes = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+    }
+    return bytes;
   }
 
   private static String abbreviate(String s) {

@@ -253,19 +253,40 @@ class ContentSinkIT extends SinkItSupport {
   }
 
   @Test
-  void aNulCharacterIsStoredAsTheReplacementCharacterAndHoldsNothingUp() {
-    // PostgreSQL's text and jsonb cannot hold U+0000; stored as it came, the record would fail its
-    // batch on every retry and stall the partition.
+  void whatPostgresCannotHoldIsReplacedOrRefusedAndHoldsNothingUp() {
+    // PostgreSQL's text and jsonb cannot hold U+0000, and a unique-index entry cannot pass 2,704
+    // bytes; stored as it came, such a record would fail its batch on every retry and stall the
+    // partition.
     String prefix = "nul-" + UUID.randomUUID().toString().substring(0, 8) + "-";
     Instant t = Instant.parse("2026-11-03T00:00:00Z");
     var nul = ContentEvents.item(prefix + "0", "item\u0000one", 1, t);
     nul.setTitle("a\u0000title");
     nul.setBody("body \u0000 with a NUL");
     nul.setMetadata(Map.of("author\u0000", "x\u0000y"));
-    send(List.of(nul, ContentEvents.item(prefix + "0", "plain", 1, t)));
-    send(List.of(ContentEvents.item(prefix + "0", "after", 1, t.plusSeconds(1))));
+    String source = prefix + "0";
+    var random = new Random(7);
+    String longest =
+        random
+            .ints(ContentVersion.MAX_KEY_BYTES - source.length(), 'a', 'z' + 1)
+            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+            .toString(); // random letters: no compression makes it fit
+    send(
+        List.of(
+            nul,
+            ContentEvents.item(source, "plain", 1, t),
+            ContentEvents.item(source, longest, 1, t),
+            ContentEvents.item(source, longest + "x", 1, t)));
+    send(List.of(ContentEvents.item(source, "after", 1, t.plusSeconds(1))));
 
-    await().atMost(WAIT).until(() -> rows(prefix) == 3);
+    await().atMost(WAIT).until(() -> rows(prefix) == 4);
+    assertThat(
+            jdbc.sql("SELECT count(*) FROM platform_content WHERE source_id = :s AND item_id = :i")
+                .param("s", source)
+                .param("i", longest)
+                .query(Long.class)
+                .single())
+        .as("the longest key that fits")
+        .isOne();
     var stored =
         jdbc.sql(
                 "SELECT item_id, title, body, metadata::text AS metadata FROM platform_content"
