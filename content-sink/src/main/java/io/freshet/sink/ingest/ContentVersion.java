@@ -63,9 +63,10 @@ public record ContentVersion(
    * @throws IllegalArgumentException naming the field when the event cannot be stored
    */
   public static ContentVersion of(ContentFetched e, Duration defaultRetention) {
-    require(e.getSourceId(), "source_id");
+    requireId(e.getSourceId(), "source_id");
     require(e.getItemId(), "item_id");
-    require(e.getRequestId(), "request_id");
+    requireId(e.getRequestId(), "request_id");
+    requireIdLength(e.getTenantId(), "tenant_id");
     int keyBytes = utf8Length(e.getSourceId()) + utf8Length(e.getItemId());
     if (keyBytes > MAX_KEY_BYTES) {
       // Past PostgreSQL's B-tree entry limit (2,704 bytes) the insert would fail on every retry
@@ -124,6 +125,33 @@ public record ContentVersion(
     var out = new java.util.HashMap<String, String>(metadata.size() * 2);
     metadata.forEach((k, v) -> out.put(storable(k), storable(v)));
     return Map.copyOf(out);
+  }
+
+  /**
+   * The longest source, request or tenant id the sink stores: all three are keys or index columns
+   * (Freshet's are UUIDs and tenant ids of at most 100 characters).
+   */
+  public static final int MAX_ID_LENGTH = 256;
+
+  /** A non-blank id of at most {@link #MAX_ID_LENGTH} characters, or the reason it is poison. */
+  public static void requireId(String value, String field) {
+    require(value, field);
+    requireIdLength(value, field);
+  }
+
+  /** Null, or at most {@link #MAX_ID_LENGTH} characters. */
+  public static void requireIdLength(String value, String field) {
+    if (value != null && value.length() > MAX_ID_LENGTH) {
+      throw new IllegalArgumentException(
+          field
+              + " is "
+              + value.length()
+              + " characters, at most "
+              + MAX_ID_LENGTH
+              + " ('"
+              + abbreviate(value)
+              + "')");
+    }
   }
 
   private static void require(String value, String field) {

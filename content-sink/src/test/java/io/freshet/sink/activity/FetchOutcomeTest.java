@@ -62,6 +62,20 @@ class FetchOutcomeTest {
     var backwards = withStatus(FetchStatus.ok);
     backwards.setFinishedAt(T.minusSeconds(1));
     assertThatThrownBy(() -> FetchOutcome.of(backwards)).hasMessageContaining("finished_at");
+    var longRequest = withStatus(FetchStatus.ok);
+    longRequest.setRequestId("r".repeat(3000)); // the activity log's primary key
+    assertThatThrownBy(() -> FetchOutcome.of(longRequest))
+        .hasMessageStartingWith("request_id is 3000 characters, at most 256");
+  }
+
+  @Test
+  void aNulCharacterInTheErrorOrAListedItemIdIsStoredAsTheReplacementCharacter() {
+    var failed = withStatus(FetchStatus.failed);
+    failed.setErrorMessage("bad \u0000 byte");
+    assertThat(FetchOutcome.of(failed).errorMessage()).isEqualTo("bad \uFFFD byte");
+    var outcome =
+        FetchOutcome.of(completed("s", "r", T, List.of(digest("a\u0000", 1, ItemNovelty.added))));
+    assertThat(outcome.listed()).extracting(FetchOutcome.Listed::itemId).containsExactly("a\uFFFD");
   }
 
   @Test

@@ -43,6 +43,22 @@ class ContentVersionTest {
   }
 
   @Test
+  void idsLongerThanAnyFreshetMakesArePoisonNamingTheField() {
+    ContentFetched request = ContentEvents.item("src-1", "a", 1, T);
+    request.setRequestId("r".repeat(257));
+    ContentFetched tenant = ContentEvents.item("src-1", "a", 1, T);
+    tenant.setTenantId("t".repeat(257));
+
+    assertThatThrownBy(() -> ContentVersion.of(request, RETENTION))
+        .hasMessageStartingWith("request_id is 257 characters, at most 256");
+    assertThatThrownBy(() -> ContentVersion.of(tenant, RETENTION))
+        .hasMessageStartingWith("tenant_id is 257 characters, at most 256");
+    assertThatThrownBy(
+            () -> ContentVersion.of(ContentEvents.item("s".repeat(300), "a", 1, T), RETENTION))
+        .hasMessageStartingWith("source_id is 300 characters, at most 256");
+  }
+
+  @Test
   void theLongestKeyThatFitsIsStored() {
     ContentFetched e = ContentEvents.item("src-1", "x".repeat(2_395), 1, T);
 
