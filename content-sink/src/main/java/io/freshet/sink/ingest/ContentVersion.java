@@ -67,7 +67,8 @@ public record ContentVersion(
     require(e.getItemId(), "item_id");
     requireId(e.getRequestId(), "request_id");
     requireIdLength(e.getTenantId(), "tenant_id");
-    int keyBytes = utf8Length(e.getSourceId()) + utf8Length(e.getItemId());
+    // as stored: a U+0000 (1 byte) becomes U+FFFD (3 bytes)
+    int keyBytes = utf8Length(storable(e.getSourceId())) + utf8Length(storable(e.getItemId()));
     if (keyBytes > MAX_KEY_BYTES) {
       // Past PostgreSQL's B-tree entry limit (2,704 bytes) the insert would fail on every retry
       // and stall the partition; Freshet's workers hash item ids longer than 512 characters.

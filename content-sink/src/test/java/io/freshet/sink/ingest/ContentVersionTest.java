@@ -59,6 +59,15 @@ class ContentVersionTest {
   }
 
   @Test
+  void theKeyIsMeasuredAsStoredWithItsNulCharactersReplaced() {
+    // 2,391 bytes as sent; each U+0000 becomes three bytes of U+FFFD when stored: 2,401
+    ContentFetched e = ContentEvents.item("src-1", "x".repeat(2_381) + "\u0000".repeat(5), 1, T);
+
+    assertThatThrownBy(() -> ContentVersion.of(e, RETENTION))
+        .hasMessageStartingWith("source_id and item_id together are 2401 bytes");
+  }
+
+  @Test
   void theLongestKeyThatFitsIsStored() {
     ContentFetched e = ContentEvents.item("src-1", "x".repeat(2_395), 1, T);
 
