@@ -1,10 +1,11 @@
 package io.freshet.sink.activity;
 
+import static io.freshet.sink.ingest.ContentVersion.requireId;
+import static io.freshet.sink.ingest.ContentVersion.requireIdLength;
 import static io.freshet.sink.ingest.ContentVersion.storable;
 
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.ItemDigest;
-import io.freshet.sink.ingest.ContentVersion;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,9 +54,9 @@ public record FetchOutcome(
    * @throws IllegalArgumentException naming the field when the event cannot be recorded
    */
   public static FetchOutcome of(FetchCompleted e) {
-    ContentVersion.requireId(e.getRequestId(), "request_id");
-    ContentVersion.requireId(e.getSourceId(), "source_id");
-    ContentVersion.requireIdLength(e.getTenantId(), "tenant_id");
+    requireId(e.getRequestId(), "request_id");
+    requireId(e.getSourceId(), "source_id");
+    requireIdLength(e.getTenantId(), "tenant_id");
     if (e.getStatus() == io.freshet.schemas.avro.FetchStatus.unknown) {
       throw new IllegalArgumentException(
           "status is a symbol this build does not know (written by a newer schema)");

@@ -67,8 +67,10 @@ public record ContentVersion(
     require(e.getItemId(), "item_id");
     requireId(e.getRequestId(), "request_id");
     requireIdLength(e.getTenantId(), "tenant_id");
+    String sourceId = storable(e.getSourceId());
+    String itemId = storable(e.getItemId());
     // as stored: a U+0000 (1 byte) becomes U+FFFD (3 bytes)
-    int keyBytes = utf8Length(storable(e.getSourceId())) + utf8Length(storable(e.getItemId()));
+    int keyBytes = utf8Length(sourceId) + utf8Length(itemId);
     if (keyBytes > MAX_KEY_BYTES) {
       // Past PostgreSQL's B-tree entry limit (2,704 bytes) the insert would fail on every retry
       // and stall the partition; Freshet's workers hash item ids longer than 512 characters.
@@ -95,9 +97,9 @@ public record ContentVersion(
     Instant fetchedAt = e.getFetchedAt();
     return new ContentVersion(
         e.getTenantId() == null ? "" : storable(e.getTenantId()),
-        storable(e.getSourceId()),
+        sourceId,
         e.getConnector().name(),
-        storable(e.getItemId()),
+        itemId,
         e.getContentHash(),
         storable(e.getRequestId()),
         storable(e.getUrl()),
