@@ -9,6 +9,7 @@ import io.freshet.cadence.sim.Trace;
 import io.freshet.cadence.sim.TraceCsv;
 import io.freshet.cadence.sim.TraceFormatException;
 import io.freshet.cadence.sim.TraceGenerator;
+import io.freshet.cadence.sim.WindowSpread;
 import io.freshet.cadence.sim.peer.PolicyCatalog;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The cadence lab, {@code java -jar cadence-lab/target/cadence-lab.jar}:
@@ -33,6 +35,7 @@ import java.util.Set;
  * simulate --trace FILE --budget-per-hour N [--from T] [--to T] [--observe feed|page]
  *          [--policies all|name,name] [--out report.csv] [--at-defaults]
  *          [--importance on|off] [--feed-size 20] [--threads N] [--tune-peers]
+ *          [--shifts 1 [--shift-days 7]]
  * generate --out FILE [--sources 2000] [--days 74] [--seed 42]
  *          [--start 2026-01-05T00:00:00Z] [--median-per-day 0.3] [--sigma 2.2]
  * </pre>
@@ -45,7 +48,8 @@ public final class CadenceLab {
   private static final String USAGE =
       "usage: cadence-lab simulate --trace FILE --budget-per-hour N [--from T --to T]"
           + " [--observe feed|page] [--policies all|a,b] [--out report.csv] [--at-defaults]"
-          + " [--importance on|off] [--feed-size 20] [--threads N] [--tune-peers]\n"
+          + " [--importance on|off] [--feed-size 20] [--threads N] [--tune-peers]"
+          + " [--shifts 1 [--shift-days 7]]\n"
           + "       cadence-lab generate --out FILE [--sources 2000] [--days 74] [--seed 42]"
           + " [--start 2026-01-05T00:00:00Z] [--median-per-day 0.3] [--sigma 2.2]";
 
@@ -99,7 +103,9 @@ public final class CadenceLab {
                 "--out",
                 "--importance",
                 "--feed-size",
-                "--threads"),
+                "--threads",
+                "--shifts",
+                "--shift-days"),
             Set.of("--at-defaults", "--tune-peers"));
     Path tracePath = Path.of(a.require("--trace"));
     double budget = a.positiveDouble("--budget-per-hour", null);
@@ -123,6 +129,8 @@ public final class CadenceLab {
     int feedSize = a.positiveInt("--feed-size", String.valueOf(SimSetup.FEED_SIZE));
     int threads =
         a.positiveInt("--threads", String.valueOf(Runtime.getRuntime().availableProcessors()));
+    int shifts = a.positiveInt("--shifts", "1");
+    double shiftDays = a.positiveDouble("--shift-days", "7");
     Long fromArg = instant(a, "--from");
     Long toArg = instant(a, "--to");
 
@@ -155,55 +163,91 @@ public final class CadenceLab {
         setup.targetFetches(),
         mode.name().toLowerCase(Locale.ROOT),
         equalCost ? "equal cost" : "peers at their defaults");
-    List<PolicyReport> reports =
-        Comparison.run(
-            setup, policies, equalCost, threads, line -> err.println("[cadence-lab] " + line));
-    if (a.flag("--tune-peers")) {
-      reports = new ArrayList<>(reports);
-      double oracleDelay =
-          reports.stream()
-              .filter(r -> r.policy().equals("oracle"))
-              .findFirst()
-              .orElseGet(
-                  () -> {
-                    try {
-                      return Comparison.run(setup, List.of("oracle"), true, threads, line -> {})
-                          .get(0);
-                    } catch (InterruptedException e) {
-                      Thread.currentThread().interrupt();
-                      throw new IllegalStateException(e);
-                    }
-                  })
-              .metrics()
-              .meanDelayHours();
-      long tuneStart = System.nanoTime();
-      List<PeerTuning.Best> tuned =
-          PeerTuning.run(setup, threads, line -> err.println("[cadence-lab] tune " + line));
-      err.printf(
-          Locale.ROOT,
-          "[cadence-lab] peer tuning took %.1f s%n",
-          (System.nanoTime() - tuneStart) / 1e9);
-      for (PeerTuning.Best b : tuned) {
-        reports.add(
-            new PolicyReport(
-                b.peer() + "_tuned", b.metrics(), b.metrics().meanDelayHours() / oracleDelay));
+    boolean tune = a.flag("--tune-peers");
+    String outPath = a.get("--out", null);
+    if (shifts > 1) {
+      long step = Math.round(shiftDays * 86400);
+      List<WindowSpread.Shift> spread = new ArrayList<>();
+      for (int k = 0; k < shifts; k++) {
+        SimSetup moved =
+            new SimSetup(trace, mode, from - k * step, to - k * step, budget, feedSize, importance);
+        err.printf(
+            Locale.ROOT,
+            "[cadence-lab] window %d of %d: %s .. %s%n",
+            k + 1,
+            shifts,
+            Instant.ofEpochSecond(moved.from()),
+            Instant.ofEpochSecond(moved.to()));
+        Compared c = compare(moved, policies, equalCost, threads, tune, line -> {});
+        for (PeerTuning.Best b : c.tuned()) {
+          err.printf(Locale.ROOT, "[cadence-lab]   %s_tuned: %s%n", b.peer(), b.setting());
+        }
+        spread.add(new WindowSpread.Shift(moved.from(), moved.to(), c.reports()));
       }
-      printTable(reports, out);
-      for (PeerTuning.Best b : tuned) {
-        out.printf(Locale.ROOT, "%s_tuned: best of %d: %s%n", b.peer(), b.tried(), b.setting());
+      WindowSpread.print(spread, out);
+      if (outPath != null) {
+        Files.write(Path.of(outPath), WindowSpread.csv(spread), StandardCharsets.UTF_8);
+        err.println("[cadence-lab] wrote " + outPath);
       }
     } else {
-      printTable(reports, out);
-    }
-    String outPath = a.get("--out", null);
-    if (outPath != null) {
-      List<String> lines = new ArrayList<>();
-      lines.add(PolicyReport.CSV_HEADER);
-      reports.forEach(r -> lines.add(r.toCsv()));
-      Files.write(Path.of(outPath), lines, StandardCharsets.UTF_8);
-      err.println("[cadence-lab] wrote " + outPath);
+      Compared c =
+          compare(
+              setup,
+              policies,
+              equalCost,
+              threads,
+              tune,
+              line -> err.println("[cadence-lab] " + line));
+      printTable(c.reports(), out);
+      for (PeerTuning.Best b : c.tuned()) {
+        out.printf(Locale.ROOT, "%s_tuned: best of %d: %s%n", b.peer(), b.tried(), b.setting());
+      }
+      if (outPath != null) {
+        List<String> lines = new ArrayList<>();
+        lines.add(PolicyReport.CSV_HEADER);
+        c.reports().forEach(r -> lines.add(r.toCsv()));
+        Files.write(Path.of(outPath), lines, StandardCharsets.UTF_8);
+        err.println("[cadence-lab] wrote " + outPath);
+      }
     }
     err.printf(Locale.ROOT, "[cadence-lab] total %.1f s%n", (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** One window's reports, and the tuned peers' settings when they were tuned. */
+  private record Compared(List<PolicyReport> reports, List<PeerTuning.Best> tuned) {}
+
+  /** Every policy at equal cost (or at defaults), then the tuned peers when {@code tune}. */
+  private static Compared compare(
+      SimSetup setup,
+      List<String> policies,
+      boolean equalCost,
+      int threads,
+      boolean tune,
+      Consumer<String> progress)
+      throws InterruptedException {
+    List<PolicyReport> reports = Comparison.run(setup, policies, equalCost, threads, progress);
+    if (!tune) {
+      return new Compared(reports, List.of());
+    }
+    reports = new ArrayList<>(reports);
+    PolicyReport oracle =
+        reports.stream().filter(r -> r.policy().equals("oracle")).findFirst().orElse(null);
+    if (oracle == null) {
+      oracle = Comparison.run(setup, List.of("oracle"), true, threads, line -> {}).get(0);
+    }
+    double oracleDelay = oracle.metrics().meanDelayHours();
+    long tuneStart = System.nanoTime();
+    List<PeerTuning.Best> tuned =
+        PeerTuning.run(setup, threads, line -> progress.accept("tune " + line));
+    progress.accept(
+        String.format(
+            Locale.ROOT, "peer tuning took %.1f s", (System.nanoTime() - tuneStart) / 1e9));
+    for (PeerTuning.Best b : tuned) {
+      reports.add(
+          new PolicyReport(
+              b.peer() + "_tuned", b.metrics(), b.metrics().meanDelayHours() / oracleDelay));
+    }
+    return new Compared(reports, tuned);
   }
 
   private static void generate(String[] args, PrintStream err) throws IOException {

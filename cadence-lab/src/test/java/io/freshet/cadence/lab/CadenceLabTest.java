@@ -167,6 +167,61 @@ class CadenceLabTest {
   }
 
   @Test
+  void shiftsRunTheComparisonOverWindowsMovedBackAndSummariseTheSpread() throws IOException {
+    Path trace = dir.resolve("trace.csv");
+    Path report = dir.resolve("spread.csv");
+    assertThat(run("generate", "--out", trace.toString(), "--sources", "40", "--days", "20"))
+        .isZero();
+    assertThat(
+            run(
+                "simulate",
+                "--trace",
+                trace.toString(),
+                "--budget-per-hour",
+                "10",
+                "--from",
+                "2026-01-15T00:00:00Z",
+                "--to",
+                "2026-01-22T00:00:00Z",
+                "--policies",
+                "oracle,adaptive,commafeed",
+                "--shifts",
+                "3",
+                "--shift-days",
+                "2.5",
+                "--out",
+                report.toString()))
+        .isZero();
+    List<String> rows = out.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(rows.getFirst()).startsWith("window_from").contains("adaptive", "commafeed");
+    assertThat(rows.stream().map(l -> l.split("\\s+")[0]))
+        .containsSubsequence(
+            "2026-01-15T00:00:00Z",
+            "2026-01-12T12:00:00Z",
+            "2026-01-10T00:00:00Z",
+            "min",
+            "median",
+            "max");
+    List<String> csv = Files.readAllLines(report);
+    assertThat(csv.getFirst()).startsWith("window_from,window_to,policy,");
+    // three windows of three policies, each a week long
+    assertThat(csv).hasSize(1 + 9);
+    assertThat(csv.get(4)).startsWith("2026-01-12T12:00:00Z,2026-01-19T12:00:00Z,oracle,");
+    assertThat(errText()).contains("window 3 of 3: 2026-01-10T00:00:00Z .. 2026-01-17T00:00:00Z");
+    assertThat(
+            run(
+                "simulate",
+                "--trace",
+                trace.toString(),
+                "--budget-per-hour",
+                "10",
+                "--shifts",
+                "0"))
+        .isEqualTo(2);
+    assertThat(errText()).contains("--shifts: expected a positive");
+  }
+
+  @Test
   void atDefaultsRunsThePeersUnscaled() throws IOException {
     Path trace = dir.resolve("trace.csv");
     assertThat(run("generate", "--out", trace.toString(), "--sources", "30", "--days", "10"))
