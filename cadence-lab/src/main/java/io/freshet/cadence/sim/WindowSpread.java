@@ -26,6 +26,9 @@ public final class WindowSpread {
   /** The peers a Freshet policy is compared with (and their {@code _tuned} versions). */
   public static final Set<String> PEERS = Set.of("nutch", "stormcrawler", "miniflux", "commafeed");
 
+  /** The report CSV's header with the window's bounds first. */
+  public static final String CSV_HEADER = "window_from,window_to," + PolicyReport.CSV_HEADER;
+
   /** One window's comparison. */
   public record Shift(long from, long to, List<PolicyReport> reports) {
 
@@ -166,9 +169,6 @@ public final class WindowSpread {
   private static String number(double v, int width) {
     return pad(String.format(Locale.ROOT, "%.3f", v), width);
   }
-
-  /** The report CSV's header with the window's bounds first. */
-  public static final String CSV_HEADER = "window_from,window_to," + PolicyReport.CSV_HEADER;
 
   /** Every report of every window as CSV lines under {@link #CSV_HEADER}. */
   public static List<String> csv(List<Shift> shifts) {

@@ -28,6 +28,18 @@ class CadenceLabTest {
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
+  /** {@code simulate --trace trace --budget-per-hour budget} followed by {@code more}. */
+  private int simulate(Path trace, String budget, String... more) {
+    String[] args = new String[5 + more.length];
+    args[0] = "simulate";
+    args[1] = "--trace";
+    args[2] = trace.toString();
+    args[3] = "--budget-per-hour";
+    args[4] = budget;
+    System.arraycopy(more, 0, args, 5, more.length);
+    return run(args);
+  }
+
   private String errText() {
     return err.toString(StandardCharsets.UTF_8);
   }
@@ -135,11 +147,8 @@ class CadenceLabTest {
     assertThat(Files.readAllLines(trace).getFirst())
         .isEqualTo("source_id,timestamp_iso,signal_type,event_at");
     assertThat(
-            run(
-                "simulate",
-                "--trace",
-                trace.toString(),
-                "--budget-per-hour",
+            simulate(
+                trace,
                 "20",
                 "--from",
                 "2026-01-10T00:00:00Z",
@@ -173,11 +182,8 @@ class CadenceLabTest {
     assertThat(run("generate", "--out", trace.toString(), "--sources", "40", "--days", "20"))
         .isZero();
     assertThat(
-            run(
-                "simulate",
-                "--trace",
-                trace.toString(),
-                "--budget-per-hour",
+            simulate(
+                trace,
                 "10",
                 "--from",
                 "2026-01-15T00:00:00Z",
@@ -208,16 +214,7 @@ class CadenceLabTest {
     assertThat(csv).hasSize(1 + 9);
     assertThat(csv.get(4)).startsWith("2026-01-12T12:00:00Z,2026-01-19T12:00:00Z,oracle,");
     assertThat(errText()).contains("window 3 of 3: 2026-01-10T00:00:00Z .. 2026-01-17T00:00:00Z");
-    assertThat(
-            run(
-                "simulate",
-                "--trace",
-                trace.toString(),
-                "--budget-per-hour",
-                "10",
-                "--shifts",
-                "0"))
-        .isEqualTo(2);
+    assertThat(simulate(trace, "10", "--shifts", "0")).isEqualTo(2);
     assertThat(errText()).contains("--shifts: expected a positive");
   }
 
@@ -227,11 +224,8 @@ class CadenceLabTest {
     assertThat(run("generate", "--out", trace.toString(), "--sources", "30", "--days", "10"))
         .isZero();
     assertThat(
-            run(
-                "simulate",
-                "--trace",
-                trace.toString(),
-                "--budget-per-hour",
+            simulate(
+                trace,
                 "20",
                 "--policies",
                 "fixed",
