@@ -167,6 +167,11 @@ public final class CadenceLab {
     String outPath = a.get("--out", null);
     if (shifts > 1) {
       long step = Math.round(shiftDays * 86400);
+      // every ratio of the spread is against the oracle of its window
+      List<String> withOracle = new ArrayList<>(policies);
+      if (!withOracle.contains("oracle")) {
+        withOracle.addFirst("oracle");
+      }
       List<WindowSpread.Shift> spread = new ArrayList<>();
       for (int k = 0; k < shifts; k++) {
         SimSetup moved =
@@ -178,7 +183,7 @@ public final class CadenceLab {
             shifts,
             Instant.ofEpochSecond(moved.from()),
             Instant.ofEpochSecond(moved.to()));
-        Compared c = compare(moved, policies, equalCost, threads, tune, line -> {});
+        Compared c = compare(moved, withOracle, equalCost, threads, tune, line -> {});
         for (PeerTuning.Best b : c.tuned()) {
           err.printf(Locale.ROOT, "[cadence-lab]   %s_tuned: %s%n", b.peer(), b.setting());
         }

@@ -190,7 +190,7 @@ class CadenceLabTest {
                 "--to",
                 "2026-01-22T00:00:00Z",
                 "--policies",
-                "oracle,adaptive,commafeed",
+                "adaptive,commafeed",
                 "--shifts",
                 "3",
                 "--shift-days",
