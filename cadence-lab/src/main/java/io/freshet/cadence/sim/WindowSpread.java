@@ -124,13 +124,10 @@ public final class WindowSpread {
         row.append(" " + number(r, width(columns.get(c))));
       }
       PolicyReport best = s.bestPeer();
-      ratios[columns.size()][i] = s.adaptiveVsBestPeer();
+      double vsPeer = s.adaptiveVsBestPeer();
+      ratios[columns.size()][i] = vsPeer;
       row.append(
-          String.format(
-              Locale.ROOT,
-              " %-20s %14.3f",
-              best == null ? "-" : best.policy(),
-              s.adaptiveVsBestPeer()));
+          String.format(Locale.ROOT, " %-20s %14.3f", best == null ? "-" : best.policy(), vsPeer));
       out.println(row);
     }
     summary(out, "min", columns, ratios, v -> Arrays.stream(v).filter(Double::isFinite).min());

@@ -3,6 +3,7 @@ package io.freshet.sink.ingest;
 import io.freshet.schemas.avro.ContentFetched;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -125,7 +126,7 @@ public record ContentVersion(
     if (metadata == null || metadata.isEmpty()) {
       return Map.of();
     }
-    var out = new java.util.HashMap<String, String>(metadata.size() * 2);
+    var out = new HashMap<String, String>(metadata.size() * 2);
     metadata.forEach((k, v) -> out.put(storable(k), storable(v)));
     return Map.copyOf(out);
   }
