@@ -32,9 +32,9 @@ import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * Kafka wiring: Freshet's topic descriptors bound to the registry, an idempotent acks=all producer
- * for FetchRequested, listener factories whose poison records go to the topic's DLQ. The factories
- * are built here but get what Spring Boot gives its own ({@code Default*FactoryCustomizer} beans):
- * Micrometer's Kafka client metrics, consumer lag ({@code
+ * for FetchRequested, read_committed listener factories whose poison records go to the topic's DLQ.
+ * The factories are built here but get what Spring Boot gives its own ({@code
+ * Default*FactoryCustomizer} beans): Micrometer's Kafka client metrics, consumer lag ({@code
  * kafka.consumer.fetch.manager.records.lag}) among them.
  */
 @Configuration(proxyBeanMethods = false)
@@ -151,6 +151,11 @@ class KafkaConfig {
       ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
     Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    // An invariant, not tuning: the fetch-worker and the stats-aggregator write in Kafka
+    // transactions, and what an aborted one wrote never happened. Read uncommitted, an aborted
+    // attempt's FetchCompleted could answer the claim (its cursor naming items never emitted) and
+    // the committed retry of the same epoch would be ignored as already answered.
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     var consumerFactory =
         new DefaultKafkaConsumerFactory<>(
