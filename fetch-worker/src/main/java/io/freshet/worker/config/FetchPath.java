@@ -1,6 +1,8 @@
 package io.freshet.worker.config;
 
 import io.freshet.schemas.crypto.CredentialCipher;
+import io.freshet.worker.budget.BudgetLimits;
+import io.freshet.worker.budget.ParsePool;
 import io.freshet.worker.connector.ConnectorOptions;
 import io.freshet.worker.connector.SourceConnector;
 import io.freshet.worker.connector.feed.FeedConnector;
@@ -26,7 +28,8 @@ import java.util.List;
  * The fetch path assembled from the settings: one for the service, one for the fetch-once CLI, the
  * same classes either way.
  */
-public record FetchPath(HostPoliteness politeness, HttpFetcher http, SourceFetcher fetcher)
+public record FetchPath(
+    HostPoliteness politeness, HttpFetcher http, ParsePool parsing, SourceFetcher fetcher)
     implements AutoCloseable {
 
   public static FetchPath create(WorkerProperties props, Clock clock) {
@@ -66,6 +69,13 @@ public record FetchPath(HostPoliteness politeness, HttpFetcher http, SourceFetch
     var s = props.signals();
     var i = props.items();
     String key = props.worker().credentialsKey();
+    var b = props.budget();
+    var parsing =
+        new ParsePool(
+            b.parseThreads() > 0
+                ? b.parseThreads()
+                : Math.max(2, Runtime.getRuntime().availableProcessors()),
+            new BudgetLimits(b.cpu(), b.allocatedBytes(), b.wall()));
     var fetcher =
         new SourceFetcher(
             connectors(),
@@ -75,8 +85,9 @@ public record FetchPath(HostPoliteness politeness, HttpFetcher http, SourceFetch
             new ConnectorOptions(
                 i.itemLimit(), days(i.windowDays()), days(i.windowAheadDays()), i.emitAll()),
             i.bodyCapChars(),
+            parsing,
             clock);
-    return new FetchPath(politeness, http, fetcher);
+    return new FetchPath(politeness, http, parsing, fetcher);
   }
 
   /** Every connector this worker has. */
@@ -92,5 +103,6 @@ public record FetchPath(HostPoliteness politeness, HttpFetcher http, SourceFetch
   @Override
   public void close() {
     http.close();
+    parsing.close();
   }
 }

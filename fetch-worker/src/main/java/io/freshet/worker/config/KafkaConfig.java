@@ -27,6 +27,7 @@ import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultAfterRollbackProcessor;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
@@ -140,6 +141,7 @@ class KafkaConfig {
       KafkaProperties kafka,
       WorkerProperties props,
       KafkaTransactionManager<String, byte[]> kafkaTransactionManager,
+      ConsumerAwareRebalanceListener crashGuard,
       ObjectProvider<DefaultKafkaConsumerFactoryCustomizer> customizers) {
     Map<String, Object> config = new HashMap<>(kafka.buildConsumerProperties());
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -153,6 +155,8 @@ class KafkaConfig {
     factory.setBatchListener(true);
     factory.setConcurrency(props.worker().consumers());
     factory.getContainerProperties().setKafkaAwareTransactionManager(kafkaTransactionManager);
+    // Reads each assigned partition's crash marker (the listener's CrashGuard).
+    factory.getContainerProperties().setConsumerRebalanceListener(crashGuard);
     factory.setAfterRollbackProcessor(
         new DefaultAfterRollbackProcessor<>(
             new FixedBackOff(

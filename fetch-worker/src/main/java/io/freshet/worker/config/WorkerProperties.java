@@ -22,6 +22,7 @@ import org.springframework.validation.annotation.Validated;
  * @param items item limits, windows and body cap
  * @param signals keyword rules of the default classifier
  * @param kafka topics and schema registry
+ * @param budget what one fetch's parsing may spend
  */
 @Validated
 @ConfigurationProperties("freshet")
@@ -31,7 +32,8 @@ public record WorkerProperties(
     @Valid @DefaultValue Politeness politeness,
     @Valid @DefaultValue Items items,
     @Valid @DefaultValue Signals signals,
-    @Valid @DefaultValue Kafka kafka) {
+    @Valid @DefaultValue Kafka kafka,
+    @Valid @DefaultValue Budget budget) {
 
   /**
    * @param consumers consumer threads of this instance, each with its own partitions and Kafka
@@ -45,12 +47,17 @@ public record WorkerProperties(
    *     instances. Empty = a random one per start; a stable one per instance (e.g. the pod name)
    *     lets a restarted instance abort its predecessor's open transaction at once instead of after
    *     the transaction timeout
+   * @param maxCrashes times a request may be alone in flight when a worker process dies before it
+   *     is answered {@code failed} / {@code crashed_worker} and dead-lettered instead of fetched
+   *     again (requests in flight together when a worker dies are first fetched one at a time to
+   *     find the one that killed it)
    */
   public record Worker(
       @Min(1) @DefaultValue("4") int consumers,
       @DefaultValue("") String credentialsKey,
       @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval,
-      @DefaultValue("") String transactionIdPrefix) {
+      @DefaultValue("") String transactionIdPrefix,
+      @Min(1) @DefaultValue("1") int maxCrashes) {
 
     @Override
     public String toString() {
@@ -62,6 +69,8 @@ public record WorkerProperties(
           + infrastructureRetryInterval
           + ", transactionIdPrefix="
           + transactionIdPrefix
+          + ", maxCrashes="
+          + maxCrashes
           + "]";
     }
   }
@@ -192,4 +201,22 @@ public record WorkerProperties(
       @Min(1) @DefaultValue("1") short replicationFactor,
       @DefaultValue("true") boolean createTopics,
       @Min(0) @DefaultValue("0") int minInsyncReplicas) {}
+
+  /**
+   * The work budget of one fetch's CPU-bound part: decoding and parsing its documents, expanding
+   * recurrences, mapping items. A fetch past it ends {@code failed} with error kind {@code
+   * budget_exceeded}; the worker and the other fetches go on.
+   *
+   * @param cpu CPU time the fetch's parses may use, all its pages together
+   * @param allocatedBytes bytes they may allocate (garbage included): bounds what a document can
+   *     make the worker build
+   * @param wall longest wall time of one parse; past it the parse is interrupted and abandoned
+   * @param parseThreads platform threads that run parses (at most this many at once); 0 = the
+   *     number of processors, at least 2
+   */
+  public record Budget(
+      @NotNull @DefaultValue("5s") Duration cpu,
+      @Min(1048576) @DefaultValue("1073741824") long allocatedBytes,
+      @NotNull @DefaultValue("20s") Duration wall,
+      @Min(0) @DefaultValue("0") int parseThreads) {}
 }

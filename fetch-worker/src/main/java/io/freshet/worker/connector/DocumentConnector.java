@@ -1,5 +1,6 @@
 package io.freshet.worker.connector;
 
+import io.freshet.worker.budget.BudgetExceededException;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.http.HttpFetcher;
@@ -44,8 +45,16 @@ public abstract class DocumentConnector implements SourceConnector {
       return ReadResult.failedStatus(response, SafeUrls.describe(request.url()));
     }
     try {
-      List<RawItem> items = parse(response, request);
+      List<RawItem> items = request.budget().run(() -> parse(response, request));
       return ReadResult.ok(response, items, validators(response));
+    } catch (BudgetExceededException e) {
+      return ReadResult.failed(
+          new FetchFailure(
+              ErrorKind.BUDGET_EXCEEDED,
+              SafeUrls.describe(request.url()) + ": " + e.getMessage(),
+              response.status(),
+              response.attempts(),
+              null));
     } catch (FetchFailure f) {
       return ReadResult.failed(
           new FetchFailure(f.kind(), f.getMessage(), response.status(), response.attempts(), null));
@@ -66,7 +75,8 @@ public abstract class DocumentConnector implements SourceConnector {
   }
 
   /**
-   * The document's items in source order.
+   * The document's items in source order. Runs on a parse thread under the fetch's work budget:
+   * loops over items or recurrences call {@link io.freshet.worker.budget.WorkBudget#checkpoint()}.
    *
    * @throws FetchFailure {@code parse} when the document is not what this connector reads
    */

@@ -1,5 +1,6 @@
 package io.freshet.worker.connector;
 
+import io.freshet.worker.budget.WorkBudget;
 import java.net.URI;
 import java.time.Instant;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.Map;
  * @param now the fetch's time, for windows
  * @param notAfter the request's {@code not_after}: its first HTTP request is not sent when its turn
  *     at the host comes later (status {@code expired}); null for no limit
+ * @param budget the fetch's work budget: connectors parse every document through it
  */
 public record SourceRequest(
     URI url,
@@ -25,7 +27,8 @@ public record SourceRequest(
     Map<String, String> query,
     ConnectorOptions options,
     Instant now,
-    Instant notAfter) {
+    Instant notAfter,
+    WorkBudget budget) {
 
   public SourceRequest {
     config = Map.copyOf(config);

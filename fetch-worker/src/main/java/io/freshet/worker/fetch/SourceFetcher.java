@@ -6,6 +6,7 @@ import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemDigest;
+import io.freshet.worker.budget.ParsePool;
 import io.freshet.worker.connector.ConnectorOptions;
 import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.connector.ReadResult;
@@ -54,6 +55,7 @@ public final class SourceFetcher {
   private final CredentialsOpener credentials;
   private final ConnectorOptions defaults;
   private final int bodyCap;
+  private final ParsePool parsing;
   private final Clock clock;
 
   public SourceFetcher(
@@ -63,6 +65,7 @@ public final class SourceFetcher {
       CredentialsOpener credentials,
       ConnectorOptions defaults,
       int bodyCap,
+      ParsePool parsing,
       Clock clock) {
     this.connectors = new EnumMap<>(Connector.class);
     connectors.forEach(c -> this.connectors.put(c.type(), c));
@@ -71,6 +74,7 @@ public final class SourceFetcher {
     this.credentials = credentials;
     this.defaults = defaults;
     this.bodyCap = bodyCap;
+    this.parsing = parsing;
     this.clock = clock;
   }
 
@@ -205,6 +209,27 @@ public final class SourceFetcher {
     return new FetchResult(content, completed, items);
   }
 
+  /**
+   * The answer to a request that is not fetched again because worker processes died while it was
+   * being fetched alone ({@code crashed_worker}); no cursor, so the scheduler keeps the old one and
+   * backs the source off like any failure.
+   */
+  public FetchResult crashed(FetchRequested request, int crashes) {
+    Instant now = clock.instant();
+    return failed(
+        request,
+        now,
+        new FetchFailure(
+            ErrorKind.CRASHED_WORKER,
+            "a worker process died "
+                + crashes
+                + (crashes == 1 ? " time" : " times")
+                + " while fetching this request alone; not fetched again",
+            null,
+            0,
+            null));
+  }
+
   private FetchResult failed(FetchRequested request, Instant started, FetchFailure failure) {
     return completion(request, started, ReadResult.failed(failure), List.of(), null);
   }
@@ -250,7 +275,8 @@ public final class SourceFetcher {
         opened.query(),
         options,
         now,
-        request.getNotAfter());
+        request.getNotAfter(),
+        parsing.budget());
   }
 
   private static ContentFetched contentFetched(

@@ -45,7 +45,19 @@ public enum ErrorKind {
   /** The source's credentials could not be opened (no key, another key, malformed). */
   CREDENTIALS,
   /** The worker was stopped during the fetch. */
-  INTERRUPTED;
+  INTERRUPTED,
+  /**
+   * Parsing the source's documents spent the fetch's work budget (CPU time, allocated bytes or wall
+   * time; {@code freshet.budget.*}): a document built to exhaust a worker, or one far beyond what
+   * the budget is sized for.
+   */
+  BUDGET_EXCEEDED,
+  /**
+   * The request was in flight, alone, when a worker process died, as often as {@code
+   * freshet.worker.crash-guard.max-crashes} allows: it is answered failed and dead-lettered instead
+   * of being fetched again (see {@code CrashGuard}).
+   */
+  CRASHED_WORKER;
 
   /** The form written to events: {@code refused_address}. */
   public String code() {

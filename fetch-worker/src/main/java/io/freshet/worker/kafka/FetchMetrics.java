@@ -69,6 +69,24 @@ class FetchMetrics {
 
   void finished(FetchRequested request, FetchCompleted completed) {
     inFlight.decrementAndGet();
+    answered(request, completed);
+  }
+
+  /** A partition's records picked up after their worker died: fetched one at a time. */
+  void isolated() {
+    meters.counter("freshet.worker.crash.guard", "action", "isolated").increment();
+  }
+
+  /** A request not fetched again because workers died of it: answered crashed_worker. */
+  void condemned(FetchRequested request, FetchCompleted completed) {
+    meters.counter("freshet.worker.crash.guard", "action", "condemned").increment();
+    answered(request, completed);
+  }
+
+  private void answered(FetchRequested request, FetchCompleted completed) {
+    if (completed.getErrorKind() != null) {
+      meters.counter("freshet.worker.failures", "error_kind", completed.getErrorKind()).increment();
+    }
     String connector = request.getConnector().name();
     meters
         .counter(

@@ -52,6 +52,7 @@ class DocumentConnectorsTest {
                   java.util.Base64.getEncoder().encodeToString(new byte[32]))),
           new ConnectorOptions(50, Duration.ofDays(30), Duration.ofDays(60), false),
           10_000,
+          TestFetchPaths.parsing(),
           time);
 
   @BeforeAll

@@ -45,6 +45,7 @@ class JsonApiConnectorTest {
           new CredentialsOpener(null),
           new ConnectorOptions(50, Duration.ofDays(2), Duration.ofDays(7), false),
           10_000,
+          TestFetchPaths.parsing(),
           time);
 
   @BeforeAll

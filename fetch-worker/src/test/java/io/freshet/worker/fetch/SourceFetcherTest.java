@@ -49,6 +49,7 @@ class SourceFetcherTest {
           new CredentialsOpener(CredentialCipher.fromBase64Key(KEY)),
           new ConnectorOptions(50, Duration.ofDays(30), Duration.ofDays(60), false),
           1_000,
+          TestFetchPaths.parsing(),
           time);
 
   @BeforeAll
@@ -193,6 +194,7 @@ class SourceFetcherTest {
             new CredentialsOpener(CredentialCipher.fromBase64Key(KEY)),
             new ConnectorOptions(50, Duration.ofDays(30), Duration.ofDays(60), false),
             1_000,
+            TestFetchPaths.parsing(),
             time);
     try (politeHttp) {
       FetchResult first =

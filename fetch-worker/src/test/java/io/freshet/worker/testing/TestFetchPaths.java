@@ -1,5 +1,7 @@
 package io.freshet.worker.testing;
 
+import io.freshet.worker.budget.BudgetLimits;
+import io.freshet.worker.budget.ParsePool;
 import io.freshet.worker.http.AddressResolver;
 import io.freshet.worker.http.HttpFetcher;
 import io.freshet.worker.http.HttpSettings;
@@ -13,7 +15,15 @@ import java.time.Duration;
  */
 public final class TestFetchPaths {
 
+  private static final ParsePool PARSING =
+      new ParsePool(2, new BudgetLimits(Duration.ofSeconds(5), 1L << 30, Duration.ofSeconds(20)));
+
   private TestFetchPaths() {}
+
+  /** Parse threads with the service's default budget, shared by the tests of one JVM. */
+  public static ParsePool parsing() {
+    return PARSING;
+  }
 
   public static HttpSettings settings() {
     return new HttpSettings(

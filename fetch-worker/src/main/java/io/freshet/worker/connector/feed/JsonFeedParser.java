@@ -1,5 +1,6 @@
 package io.freshet.worker.connector.feed;
 
+import io.freshet.worker.budget.WorkBudget;
 import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
@@ -19,6 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
 /** JSON Feed 1.0/1.1 (jsonfeed.org): {@code items[]} with id, url, title, content, dates. */
 final class JsonFeedParser {
 
+  /** Items mapped per document, as {@link XmlFeedParser#MAX_ITEMS}. */
+  static final int MAX_ITEMS = XmlFeedParser.MAX_ITEMS;
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   List<RawItem> parse(byte[] body, URI base) throws FetchFailure {
@@ -32,8 +36,13 @@ final class JsonFeedParser {
     if (items == null || !items.isArray()) {
       throw new FetchFailure(ErrorKind.PARSE, "not a JSON Feed: no items array");
     }
-    List<RawItem> out = new ArrayList<>(items.size());
+    List<RawItem> out = new ArrayList<>(Math.min(items.size(), MAX_ITEMS));
+    int read = 0;
     for (JsonNode item : items) {
+      if (read++ >= MAX_ITEMS) {
+        break;
+      }
+      WorkBudget.checkpoint();
       if (!item.isObject()) {
         continue;
       }

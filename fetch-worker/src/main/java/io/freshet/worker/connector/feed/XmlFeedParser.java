@@ -8,6 +8,7 @@ import com.rometools.rome.feed.synd.SyndFeed;
 import com.rometools.rome.io.FeedException;
 import com.rometools.rome.io.SyndFeedInput;
 import com.rometools.rome.io.XmlReader;
+import io.freshet.worker.budget.WorkBudget;
 import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
@@ -37,6 +38,12 @@ import org.jdom2.Element;
  */
 final class XmlFeedParser {
 
+  /**
+   * Entries mapped per document; later ones are not (far above any item limit: a feed that long is
+   * hostile or a dump, and mapping it would only make garbage).
+   */
+  static final int MAX_ITEMS = 10_000;
+
   private static final String EVENT_MODULE = "http://purl.org/rss/1.0/modules/event/";
 
   List<RawItem> parse(byte[] body, String contentType, URI base) throws FetchFailure {
@@ -51,8 +58,13 @@ final class XmlFeedParser {
       throw new FetchFailure(ErrorKind.PARSE, "cannot decode feed: " + e.getMessage());
     }
     URI feedBase = base;
-    List<RawItem> items = new ArrayList<>(feed.getEntries().size());
-    for (SyndEntry entry : feed.getEntries()) {
+    List<SyndEntry> entries = feed.getEntries();
+    List<RawItem> items = new ArrayList<>(Math.min(entries.size(), MAX_ITEMS));
+    for (SyndEntry entry : entries) {
+      if (items.size() >= MAX_ITEMS) {
+        break;
+      }
+      WorkBudget.checkpoint();
       items.add(item(entry, feedBase));
     }
     return items;

@@ -1,6 +1,7 @@
 package io.freshet.worker.connector.html;
 
 import io.freshet.schemas.avro.Connector;
+import io.freshet.worker.budget.WorkBudget;
 import io.freshet.worker.connector.DocumentConnector;
 import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.connector.SourceRequest;
@@ -37,6 +38,17 @@ import org.jsoup.select.Selector;
  */
 public final class HtmlConnector extends DocumentConnector {
 
+  /** Selector matches mapped per page; later ones are not (far above any item limit). */
+  static final int MAX_ITEMS = 10_000;
+
+  /**
+   * Characters of item HTML mapped per page; the match that passes it is the last. Each match's
+   * HTML is copied into its item and kept until the fetch ends, so matches nested in each other (a
+   * selector {@code div} on 100,000 nested divs) would hold a quadratic amount of text: the work
+   * budget counts what is allocated, not what is kept.
+   */
+  static final long MAX_ITEM_HTML_CHARS = 8L << 20;
+
   private final JsonLdEvents jsonLd = new JsonLdEvents();
 
   @Override
@@ -70,8 +82,16 @@ public final class HtmlConnector extends DocumentConnector {
     } catch (Selector.SelectorParseException e) {
       throw new FetchFailure(ErrorKind.CONFIG, "config.selector is not valid CSS: " + selector);
     }
+    int read = 0;
+    long chars = 0;
     for (Element element : matches) {
-      items.add(item(element, config));
+      if (read++ >= MAX_ITEMS || chars >= MAX_ITEM_HTML_CHARS) {
+        break;
+      }
+      WorkBudget.checkpoint();
+      RawItem item = item(element, config);
+      chars += item.body().length();
+      items.add(item);
     }
     return items;
   }

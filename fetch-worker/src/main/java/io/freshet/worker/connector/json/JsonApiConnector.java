@@ -2,6 +2,7 @@ package io.freshet.worker.connector.json;
 
 import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.worker.budget.BudgetExceededException;
 import io.freshet.worker.connector.DocumentConnector;
 import io.freshet.worker.connector.QueryParameters;
 import io.freshet.worker.connector.RawItem;
@@ -163,12 +164,26 @@ public final class JsonApiConnector implements SourceConnector {
       }
       JsonNode root;
       try {
-        root = JSON.readTree(response.body());
-      } catch (JacksonException e) {
+        Page parsed =
+            request
+                .budget()
+                .run(
+                    () -> {
+                      JsonNode tree = JSON.readTree(response.body());
+                      return new Page(tree, mapping.items(tree, response.finalUri()));
+                    });
+        root = parsed.root();
+        items.addAll(parsed.items());
+      } catch (JacksonException | IllegalArgumentException | BudgetExceededException e) {
         FetchFailure f =
             new FetchFailure(
-                ErrorKind.PARSE,
-                "page " + (n + 1) + " is not valid JSON: " + e.getOriginalMessage(),
+                e instanceof BudgetExceededException ? ErrorKind.BUDGET_EXCEEDED : ErrorKind.PARSE,
+                switch (e) {
+                  case JacksonException j ->
+                      "page " + (n + 1) + " is not valid JSON: " + j.getOriginalMessage();
+                  case BudgetExceededException b -> "page " + (n + 1) + ": " + b.getMessage();
+                  default -> e.getMessage();
+                },
                 response.status(),
                 attempts,
                 null);
@@ -185,15 +200,6 @@ public final class JsonApiConnector implements SourceConnector {
         }
       }
       last = response;
-      try {
-        items.addAll(mapping.items(root, response.finalUri()));
-      } catch (IllegalArgumentException e) {
-        FetchFailure f =
-            new FetchFailure(ErrorKind.PARSE, e.getMessage(), response.status(), attempts, null);
-        return n == 0
-            ? ReadResult.failed(f)
-            : partial(response, attempts, bytes, items, cursor, f.kind(), f.getMessage());
-      }
       String token = mapping.text(root, mapping.syncTokenPointer());
       if (token != null) {
         syncToken = token;
@@ -218,6 +224,8 @@ public final class JsonApiConnector implements SourceConnector {
     return new ReadResult(
         FetchStatus.ok, last.status(), attempts, bytes, items, cursor, null, null, null);
   }
+
+  private record Page(JsonNode root, List<RawItem> items) {}
 
   private static ReadResult partial(
       HttpResult last,

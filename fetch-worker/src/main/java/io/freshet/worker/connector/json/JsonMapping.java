@@ -1,5 +1,6 @@
 package io.freshet.worker.connector.json;
 
+import io.freshet.worker.budget.WorkBudget;
 import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.items.Text;
 import java.net.URI;
@@ -37,6 +38,12 @@ record JsonMapping(
     String nextPagePointer,
     String pageParam,
     int maxPages) {
+
+  /**
+   * Items mapped per page; later ones are not (far above any item limit: mapping them would only
+   * make garbage).
+   */
+  static final int MAX_ITEMS = 10_000;
 
   enum Mode {
     NONE,
@@ -109,8 +116,12 @@ record JsonMapping(
       throw new IllegalArgumentException(
           "no array of items at " + (itemsPointer == null ? "the root or /items" : itemsPointer));
     }
-    List<RawItem> out = new ArrayList<>(array.size());
+    List<RawItem> out = new ArrayList<>(Math.min(array.size(), MAX_ITEMS));
     for (JsonNode item : array) {
+      if (out.size() >= MAX_ITEMS) {
+        break;
+      }
+      WorkBudget.checkpoint();
       String url = text(item, urlPointer);
       String body = text(item, bodyPointer);
       out.add(
