@@ -18,8 +18,6 @@ import io.freshet.testsupport.RealInfrastructure;
 import io.freshet.testsupport.RealInfrastructure.Component;
 import io.freshet.worker.testing.Requests;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -344,38 +342,13 @@ class CrashIsolationIT {
   }
 
   private Process startWorker(List<String> jvmOptions) throws Exception {
-    Path jar;
-    try (var files = Files.list(Path.of("target"))) {
-      jar =
-          files
-              .filter(f -> f.getFileName().toString().endsWith("-exec.jar"))
-              .findFirst()
-              .orElseThrow(
-                  () -> new IllegalStateException("run through Maven: needs the exec jar"));
-    }
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    command.addAll(jvmOptions);
-    command.addAll(
-        List.of(
-            "-jar",
-            jar.toString(),
-            "--server.port=0",
-            "--spring.kafka.bootstrap-servers=" + Infrastructure.kafka().bootstrapServers(),
-            "--spring.kafka.consumer.group-id=" + group,
-            "--spring.kafka.consumer.properties.session.timeout.ms=6000",
-            "--spring.kafka.consumer.properties.heartbeat.interval.ms=1000",
-            "--freshet.kafka.registry-url=" + System.getProperty("freshet.registry.url"),
-            "--freshet.kafka.auto-register=true",
-            "--freshet.kafka.partitions=4",
-            "--freshet.http.allow-loopback=true",
-            "--freshet.http.total-timeout=200s",
-            "--freshet.politeness.min-delay=0s"));
     Process p =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(Path.of("target", "crash-worker-" + workers.size() + ".log").toFile())
-            .start();
+        WorkerProcess.start(
+            group,
+            jvmOptions,
+            // The deadly request is killed by the test, not ended by a timeout.
+            List.of("--freshet.http.total-timeout=200s"),
+            "crash-worker-" + workers.size() + ".log");
     workers.add(p);
     return p;
   }

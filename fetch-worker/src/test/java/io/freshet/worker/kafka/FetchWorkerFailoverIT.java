@@ -17,8 +17,6 @@ import io.freshet.testsupport.Infrastructure;
 import io.freshet.testsupport.RealInfrastructure;
 import io.freshet.testsupport.RealInfrastructure.Component;
 import io.freshet.worker.testing.Requests;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -147,33 +145,7 @@ class FetchWorkerFailoverIT {
   }
 
   private static Process startSecondInstance() throws Exception {
-    Path jar;
-    try (var files = Files.list(Path.of("target"))) {
-      jar =
-          files
-              .filter(f -> f.getFileName().toString().endsWith("-exec.jar"))
-              .findFirst()
-              .orElseThrow(
-                  () -> new IllegalStateException("run through Maven: needs the exec jar"));
-    }
-    String java = ProcessHandle.current().info().command().orElse("java");
-    return new ProcessBuilder(
-            java,
-            "-jar",
-            jar.toString(),
-            "--server.port=0",
-            "--spring.kafka.bootstrap-servers=" + Infrastructure.kafka().bootstrapServers(),
-            "--spring.kafka.consumer.group-id=" + GROUP,
-            "--spring.kafka.consumer.client-id=doomed",
-            "--spring.kafka.consumer.properties.session.timeout.ms=6000",
-            "--spring.kafka.consumer.properties.heartbeat.interval.ms=1000",
-            "--freshet.kafka.registry-url=" + System.getProperty("freshet.registry.url"),
-            "--freshet.kafka.auto-register=true",
-            "--freshet.kafka.partitions=4",
-            "--freshet.http.allow-loopback=true",
-            "--freshet.politeness.min-delay=0s")
-        .redirectErrorStream(true)
-        .redirectOutput(Path.of("target", "doomed-worker.log").toFile())
-        .start();
+    return WorkerProcess.start(
+        GROUP, List.of(), List.of("--spring.kafka.consumer.client-id=doomed"), "doomed-worker.log");
   }
 }

@@ -4,17 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
-import io.freshet.schemas.crypto.CredentialCipher;
 import io.freshet.testsupport.FeedServer;
-import io.freshet.worker.config.FetchPath;
 import io.freshet.worker.connector.ConnectorOptions;
-import io.freshet.worker.fetch.CredentialsOpener;
 import io.freshet.worker.fetch.FetchResult;
 import io.freshet.worker.fetch.SourceFetcher;
 import io.freshet.worker.http.HttpFetcher;
-import io.freshet.worker.http.HttpSettings;
-import io.freshet.worker.signal.RuleSignalClassifier;
-import io.freshet.worker.signal.SignalRules;
 import io.freshet.worker.testing.FakeTime;
 import io.freshet.worker.testing.Requests;
 import io.freshet.worker.testing.TestFetchPaths;
@@ -23,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,30 +44,10 @@ class HostileDocumentsTest {
   private static FeedServer server;
 
   private final FakeTime time = new FakeTime(NOW);
-  private final HttpFetcher http =
-      TestFetchPaths.fetcher(
-          time,
-          new HttpSettings(
-              Duration.ofSeconds(2),
-              Duration.ofSeconds(30),
-              0,
-              Duration.ofSeconds(1),
-              Duration.ofSeconds(30),
-              20L << 20,
-              20L << 20,
-              5,
-              "Freshet-test"));
+  private final HttpFetcher http = TestFetchPaths.fetcher(time, TestFetchPaths.largeBodySettings());
   private final SourceFetcher fetcher =
-      new SourceFetcher(
-          FetchPath.connectors(),
-          http,
-          new RuleSignalClassifier(new SignalRules(List.of(), List.of(), List.of())),
-          new CredentialsOpener(
-              CredentialCipher.fromBase64Key(Base64.getEncoder().encodeToString(new byte[32]))),
-          new ConnectorOptions(LIMIT, Duration.ofDays(30), Duration.ofDays(60), false),
-          10_000,
-          TestFetchPaths.parsing(),
-          time);
+      TestFetchPaths.sourceFetcher(
+          http, new ConnectorOptions(LIMIT, Duration.ofDays(30), Duration.ofDays(60), false), time);
 
   @BeforeAll
   static void start() {

@@ -4,18 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.FetchStatus;
-import io.freshet.schemas.crypto.CredentialCipher;
 import io.freshet.testsupport.FeedServer;
-import io.freshet.worker.config.FetchPath;
 import io.freshet.worker.connector.ConnectorOptions;
-import io.freshet.worker.fetch.CredentialsOpener;
 import io.freshet.worker.fetch.FetchResult;
 import io.freshet.worker.fetch.FetchedItem;
 import io.freshet.worker.fetch.SourceFetcher;
 import io.freshet.worker.http.HttpFetcher;
-import io.freshet.worker.http.HttpSettings;
-import io.freshet.worker.signal.RuleSignalClassifier;
-import io.freshet.worker.signal.SignalRules;
 import io.freshet.worker.testing.FakeTime;
 import io.freshet.worker.testing.Requests;
 import io.freshet.worker.testing.TestFetchPaths;
@@ -31,7 +25,6 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.Temporal;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -65,30 +58,9 @@ class RecurrenceBehaviourTest {
   private static FeedServer server;
 
   private final FakeTime time = new FakeTime(NOW);
-  private final HttpFetcher http =
-      TestFetchPaths.fetcher(
-          time,
-          new HttpSettings(
-              Duration.ofSeconds(2),
-              Duration.ofSeconds(30),
-              0,
-              Duration.ofSeconds(1),
-              Duration.ofSeconds(30),
-              20L << 20,
-              20L << 20,
-              5,
-              "Freshet-test"));
+  private final HttpFetcher http = TestFetchPaths.fetcher(time, TestFetchPaths.largeBodySettings());
   private final SourceFetcher fetcher =
-      new SourceFetcher(
-          FetchPath.connectors(),
-          http,
-          new RuleSignalClassifier(new SignalRules(List.of(), List.of(), List.of())),
-          new CredentialsOpener(
-              CredentialCipher.fromBase64Key(Base64.getEncoder().encodeToString(new byte[32]))),
-          new ConnectorOptions(50, BACK, AHEAD, false),
-          10_000,
-          TestFetchPaths.parsing(),
-          time);
+      TestFetchPaths.sourceFetcher(http, new ConnectorOptions(50, BACK, AHEAD, false), time);
 
   @BeforeAll
   static void start() {
