@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -89,7 +90,8 @@ class WorkBudgetTest {
                 pool.budget()
                     .run(
                         () -> {
-                          Thread.sleep(60_000); // stands for a parser stuck in one call
+                          // stands for a parser stuck in one call: never released
+                          new CountDownLatch(1).await();
                           return 0;
                         }))
         .isInstanceOf(BudgetExceededException.class)
