@@ -1,5 +1,6 @@
 package io.freshet.sink.activity;
 
+import io.freshet.kit.kafka.DeadLetterPublisher;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.sink.ingest.ContentUpserter;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.annotation.KafkaListener;
-import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -30,13 +30,12 @@ class FetchCompletedListener {
   private final TransactionTemplate tx;
   private final RecordDecoder<FetchCompleted, FetchOutcome> decoder;
   private final Counter recorded;
-  private final Counter deadLettered;
 
   FetchCompletedListener(
       ActivityLog activity,
       ContentUpserter content,
       TransactionTemplate tx,
-      DeadLetterPublishingRecoverer deadLetters,
+      DeadLetterPublisher deadLetters,
       FreshetTopics topics,
       MeterRegistry meters) {
     this.activity = activity;
@@ -46,8 +45,6 @@ class FetchCompletedListener {
         new RecordDecoder<>(
             topics.fetchCompleted().valueSerde().deserializer(), FetchOutcome::of, deadLetters);
     this.recorded = meters.counter("freshet.sink.activity.outcomes");
-    this.deadLettered =
-        meters.counter("freshet.sink.dead.letters", "topic", FreshetTopics.FETCH_COMPLETED);
   }
 
   @KafkaListener(
@@ -86,6 +83,5 @@ class FetchCompletedListener {
         });
     decoder.deadLetter(decoded.poison());
     recorded.increment(outcomes.size());
-    deadLettered.increment(decoded.poison().size());
   }
 }

@@ -14,7 +14,6 @@ import org.springframework.validation.annotation.Validated;
  * Every setting of the content-sink ({@code freshet.*}); defaults live here and only here.
  *
  * @param sink how content is stored
- * @param kafka topics and schema registry
  * @param cleanup the job that deletes expired, unretained content
  * @param api the read and retention API
  */
@@ -22,38 +21,17 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("freshet")
 public record SinkProperties(
     @Valid @DefaultValue Sink sink,
-    @Valid @DefaultValue Kafka kafka,
     @Valid @DefaultValue Cleanup cleanup,
     @Valid @DefaultValue Api api) {
 
   /**
    * @param defaultRetention how long content is kept when its event carries no retention
-   * @param infrastructureRetryInterval pause between retries of a batch while PostgreSQL (or the
-   *     broker, for dead letters) is unavailable; the batch is retried until it succeeds
    * @param listenerConcurrency consumers per listener in this instance, each with its own
    *     partitions and its own batches (more than the topic's partitions stay idle)
    */
   public record Sink(
       @NotNull @DefaultValue("90d") Duration defaultRetention,
-      @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval,
       @Min(1) @Max(64) @DefaultValue("4") int listenerConcurrency) {}
-
-  /**
-   * @param registryUrl Apicurio's native API of the schema registry
-   * @param autoRegister whether schemas may be registered by this service (tests only)
-   * @param partitions partitions of topics this service creates
-   * @param replicationFactor replication factor of topics this service creates
-   * @param createTopics whether missing topics and their DLQs are created at start-up
-   * @param minInsyncReplicas {@code min.insync.replicas} set on topics this service creates; 0
-   *     leaves it to the brokers' default
-   */
-  public record Kafka(
-      @NotBlank @DefaultValue("http://localhost:8081/apis/registry/v2") String registryUrl,
-      @DefaultValue("false") boolean autoRegister,
-      @Min(1) @DefaultValue("12") int partitions,
-      @Min(1) @DefaultValue("1") short replicationFactor,
-      @DefaultValue("true") boolean createTopics,
-      @Min(0) @DefaultValue("0") int minInsyncReplicas) {}
 
   /**
    * @param enabled whether this instance runs the job on its schedule (on-demand runs always work;

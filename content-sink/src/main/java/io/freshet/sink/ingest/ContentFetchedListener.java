@@ -1,5 +1,6 @@
 package io.freshet.sink.ingest;
 
+import io.freshet.kit.kafka.DeadLetterPublisher;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.sink.config.SinkProperties;
@@ -10,14 +11,14 @@ import io.micrometer.core.instrument.Timer;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.annotation.KafkaListener;
-import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.stereotype.Component;
 
 /**
  * Stores each poll's {@code ContentFetched} records and counts them into their requests'
  * activity-log rows with one statement, which is its own transaction. Records that cannot be
- * decoded or stored go to {@code freshet.content.fetched.v1.dlq} (original key and bytes, reason in
- * the headers) after the good ones of their batch are stored. Any other failure (PostgreSQL or the
+ * decoded or stored go to the sink's dead-letter topic ({@code
+ * freshet.content.fetched.v1.dlq.freshet-content-sink}) (original key and bytes, reason in the
+ * headers) after the good ones of their batch are stored. Any other failure (PostgreSQL or the
  * broker unavailable) fails the batch: the container retries it until it succeeds and commits no
  * offset meanwhile, and the upsert and the way it counts make the retry harmless. Offsets are
  * committed only after the transaction has committed.
@@ -30,13 +31,12 @@ class ContentFetchedListener {
   private final Counter inserted;
   private final Counter versions;
   private final Counter duplicates;
-  private final Counter deadLettered;
   private final DistributionSummary batchSize;
   private final Timer batchLatency;
 
   ContentFetchedListener(
       ContentUpserter upserter,
-      DeadLetterPublishingRecoverer deadLetters,
+      DeadLetterPublisher deadLetters,
       FreshetTopics topics,
       SinkProperties props,
       MeterRegistry meters) {
@@ -50,8 +50,6 @@ class ContentFetchedListener {
     this.inserted = meters.counter("freshet.sink.rows.inserted");
     this.versions = meters.counter("freshet.sink.rows.versions");
     this.duplicates = meters.counter("freshet.sink.rows.duplicates");
-    this.deadLettered =
-        meters.counter("freshet.sink.dead.letters", "topic", FreshetTopics.CONTENT_FETCHED);
     this.batchSize = meters.summary("freshet.sink.batch.size");
     this.batchLatency = meters.timer("freshet.sink.batch.latency");
   }
@@ -69,7 +67,6 @@ class ContentFetchedListener {
     inserted.increment(result.inserted());
     versions.increment(result.versions());
     duplicates.increment(result.duplicates());
-    deadLettered.increment(decoded.poison().size());
     batchSize.record(records.size());
     sample.stop(batchLatency);
   }

@@ -1,5 +1,7 @@
 package io.freshet.sink.ingest;
 
+import io.freshet.kit.kafka.DeadLetterPublisher;
+import io.freshet.kit.kafka.Failures;
 import io.freshet.schemas.serde.DeserializationFailures;
 import io.freshet.schemas.serde.PoisonRecordException;
 import java.util.ArrayList;
@@ -8,31 +10,26 @@ import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 
 /**
  * Decodes a poll of raw records into valid values and poison records. A record is poison when it
  * cannot be deserialised or its value fails {@code validate} (an {@link IllegalArgumentException}
- * naming the field); poison goes to the topic's DLQ with the original key and bytes and the reason
- * in the {@code kafka_dlt-exception-message} header. Tombstones are skipped.
+ * naming the field); poison goes to the sink's dead-letter topic with the original key and bytes
+ * and the reason in the {@code kafka_dlt-exception-message} header. A failure that is an outage
+ * (the registry unreachable) is not poison: it fails the batch, which is retried. Tombstones are
+ * skipped.
  *
  * @param <E> the Avro event
  * @param <T> the validated value the listener stores
  */
 public final class RecordDecoder<E, T> {
 
-  private static final Logger log = LoggerFactory.getLogger(RecordDecoder.class);
-
   private final Deserializer<E> deserializer;
   private final Function<E, T> validate;
-  private final DeadLetterPublishingRecoverer deadLetters;
+  private final DeadLetterPublisher deadLetters;
 
   public RecordDecoder(
-      Deserializer<E> deserializer,
-      Function<E, T> validate,
-      DeadLetterPublishingRecoverer deadLetters) {
+      Deserializer<E> deserializer, Function<E, T> validate, DeadLetterPublisher deadLetters) {
     this.deserializer = deserializer;
     this.validate = validate;
     this.deadLetters = deadLetters;
@@ -55,6 +52,9 @@ public final class RecordDecoder<E, T> {
         }
         values.add(validate.apply(event));
       } catch (SerializationException | IllegalArgumentException e) {
+        if (Failures.isOutage(e)) {
+          throw e; // the registry is unreachable: the batch is retried, the record is not poison
+        }
         poison.add(
             new Rejected(
                 record,
@@ -72,8 +72,7 @@ public final class RecordDecoder<E, T> {
    */
   public void deadLetter(List<Rejected> poison) {
     for (Rejected r : poison) {
-      log.warn("dead-lettering {}", r.reason());
-      deadLetters.accept(r.record(), new PoisonRecordException(r.reason(), null));
+      deadLetters.publish(r.record(), new PoisonRecordException(r.reason(), null));
     }
   }
 }

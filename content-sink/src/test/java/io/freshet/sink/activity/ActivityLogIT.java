@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.ItemNovelty;
 import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.schemas.topic.Topic;
 import io.freshet.sink.ingest.ContentUpserter;
 import io.freshet.sink.ingest.ContentVersion;
 import io.freshet.sink.ingest.UpsertPlan;
@@ -266,7 +267,8 @@ class ActivityLogIT extends SinkItSupport {
     consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     try (var consumer =
         new KafkaConsumer<>(consumerProps, new StringDeserializer(), new ByteArrayDeserializer())) {
-      consumer.subscribe(List.of(FreshetTopics.FETCH_COMPLETED + ".dlq"));
+      consumer.subscribe(
+          List.of(Topic.dlqName(FreshetTopics.FETCH_COMPLETED, "freshet-content-sink-it")));
       await()
           .atMost(WAIT)
           .until(

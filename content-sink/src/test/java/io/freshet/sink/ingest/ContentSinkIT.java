@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.schemas.topic.Topic;
 import io.freshet.sink.testing.ContentEvents;
 import io.freshet.sink.testing.SinkItSupport;
 import io.freshet.testsupport.Infrastructure;
@@ -225,7 +226,8 @@ class ContentSinkIT extends SinkItSupport {
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     try (var consumer =
         new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      consumer.subscribe(List.of(FreshetTopics.CONTENT_FETCHED + ".dlq"));
+      consumer.subscribe(
+          List.of(Topic.dlqName(FreshetTopics.CONTENT_FETCHED, "freshet-content-sink-it")));
       await()
           .atMost(WAIT)
           .until(

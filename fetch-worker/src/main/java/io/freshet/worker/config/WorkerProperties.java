@@ -21,7 +21,6 @@ import org.springframework.validation.annotation.Validated;
  * @param politeness per-host manners
  * @param items item limits, windows and body cap
  * @param signals keyword rules of the default classifier
- * @param kafka topics and schema registry
  * @param budget what one fetch's parsing may spend
  */
 @Validated
@@ -32,7 +31,6 @@ public record WorkerProperties(
     @Valid @DefaultValue Politeness politeness,
     @Valid @DefaultValue Items items,
     @Valid @DefaultValue Signals signals,
-    @Valid @DefaultValue Kafka kafka,
     @Valid @DefaultValue Budget budget) {
 
   /**
@@ -41,8 +39,6 @@ public record WorkerProperties(
    *     count they idle.
    * @param credentialsKey base64 32-byte key that opens {@code credentials_encrypted}; empty = none
    *     (sources with credentials then fail with error_kind credentials)
-   * @param infrastructureRetryInterval pause before a batch is retried after the broker or registry
-   *     failed (its transaction was aborted); retried until it succeeds
    * @param transactionIdPrefix prefix of the Kafka transactional ids; must differ between live
    *     instances. Empty = a random one per start; a stable one per instance (e.g. the pod name)
    *     lets a restarted instance abort its predecessor's open transaction at once instead of after
@@ -55,7 +51,6 @@ public record WorkerProperties(
   public record Worker(
       @Min(1) @DefaultValue("4") int consumers,
       @DefaultValue("") String credentialsKey,
-      @NotNull @DefaultValue("2s") Duration infrastructureRetryInterval,
       @DefaultValue("") String transactionIdPrefix,
       @Min(1) @DefaultValue("1") int maxCrashes) {
 
@@ -65,8 +60,6 @@ public record WorkerProperties(
           + consumers
           + ", credentialsKey="
           + (credentialsKey.isEmpty() ? "(none)" : "(set)")
-          + ", infrastructureRetryInterval="
-          + infrastructureRetryInterval
           + ", transactionIdPrefix="
           + transactionIdPrefix
           + ", maxCrashes="
@@ -184,23 +177,6 @@ public record WorkerProperties(
             "release"
           })
           List<String> giveWords) {}
-
-  /**
-   * @param registryUrl Apicurio's native API of the schema registry
-   * @param autoRegister whether schemas may be registered by this service (tests, local run)
-   * @param partitions partitions of topics this service creates
-   * @param replicationFactor replication factor of topics this service creates
-   * @param createTopics whether missing topics and their DLQs are created at start-up
-   * @param minInsyncReplicas {@code min.insync.replicas} set on topics this service creates; 0
-   *     leaves it to the brokers' default
-   */
-  public record Kafka(
-      @NotBlank @DefaultValue("http://localhost:8081/apis/registry/v2") String registryUrl,
-      @DefaultValue("false") boolean autoRegister,
-      @Min(1) @DefaultValue("12") int partitions,
-      @Min(1) @DefaultValue("1") short replicationFactor,
-      @DefaultValue("true") boolean createTopics,
-      @Min(0) @DefaultValue("0") int minInsyncReplicas) {}
 
   /**
    * The work budget of one fetch's CPU-bound part: decoding and parsing its documents, expanding

@@ -21,7 +21,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The worker's meters: fetches by status and connector, their duration, bytes, items by novelty,
- * retries, host cool-downs, fetches in flight, dead letters.
+ * retries, host cool-downs, fetches in flight (dead letters are the service kit's {@code
+ * freshet.dead.letters}).
  */
 @Component
 class FetchMetrics {
@@ -29,7 +30,6 @@ class FetchMetrics {
   private final MeterRegistry meters;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final DistributionSummary bytes;
-  private final Counter deadLetters;
   private final Map<ItemNovelty, Counter> items = new EnumMap<>(ItemNovelty.class);
   private final Map<Connector, Timer> durations = new ConcurrentHashMap<>();
 
@@ -40,8 +40,6 @@ class FetchMetrics {
             .baseUnit("bytes")
             .description("Response bytes read per fetch (decompressed)")
             .register(meters);
-    this.deadLetters =
-        meters.counter("freshet.worker.dead.letters", "topic", "freshet.fetch.requested.v1");
     for (ItemNovelty novelty : ItemNovelty.values()) {
       items.put(novelty, meters.counter("freshet.worker.items", "novelty", novelty.name()));
     }
@@ -119,9 +117,5 @@ class FetchMetrics {
 
   void abandoned() {
     inFlight.decrementAndGet();
-  }
-
-  void deadLettered() {
-    deadLetters.increment();
   }
 }

@@ -1,5 +1,7 @@
 package io.freshet.worker.kafka;
 
+import io.freshet.kit.kafka.DeadLetterPublisher;
+import io.freshet.kit.kafka.Failures;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.serde.PoisonRecordException;
@@ -26,7 +28,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.support.SendResult;
 import org.springframework.stereotype.Component;
 
@@ -53,7 +54,7 @@ class FetchRequestListener implements DisposableBean {
 
   private final SourceFetcher fetcher;
   private final KafkaTemplate<String, byte[]> template;
-  private final DeadLetterPublishingRecoverer deadLetters;
+  private final DeadLetterPublisher deadLetters;
   private final FetchMetrics metrics;
   private final CrashGuard guard;
   private final RecordDecoder<FetchRequested> decoder;
@@ -64,7 +65,7 @@ class FetchRequestListener implements DisposableBean {
   FetchRequestListener(
       SourceFetcher fetcher,
       KafkaTemplate<String, byte[]> outputTemplate,
-      DeadLetterPublishingRecoverer deadLetters,
+      DeadLetterPublisher deadLetters,
       FetchMetrics metrics,
       CrashGuard guard,
       FreshetTopics topics) {
@@ -104,6 +105,9 @@ class FetchRequestListener implements DisposableBean {
       try {
         request = decoder.decode(record);
       } catch (PoisonRecordException e) {
+        if (Failures.isOutage(e)) {
+          throw e; // the registry is unreachable: the batch is aborted and retried, nothing lost
+        }
         deadLetters.add(() -> deadLetter(record, e));
         continue;
       }
@@ -238,9 +242,7 @@ class FetchRequestListener implements DisposableBean {
   }
 
   private void deadLetter(ConsumerRecord<String, byte[]> record, PoisonRecordException e) {
-    log.warn("dead-lettering {}", e.getMessage());
-    deadLetters.accept(record, e);
-    metrics.deadLettered();
+    deadLetters.publish(record, e);
   }
 
   private static String describe(ConsumerRecord<?, ?> record, Exception e) {

@@ -3,6 +3,7 @@ package io.freshet.worker.kafka;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.schemas.topic.Topic;
 import io.freshet.testsupport.Infrastructure;
 import java.time.Duration;
 import java.util.List;
@@ -37,15 +38,21 @@ final class OutputCollector implements AutoCloseable {
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "collector-" + UUID.randomUUID());
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, 500);
     var contentReader = topics.contentFetched().valueSerde().deserializer();
     var completedReader = topics.fetchCompleted().valueSerde().deserializer();
     var consumer =
         new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    // Every worker group's dead-letter topic, whenever it is created (a pattern subscription sees a
+    // new topic at the next metadata refresh, made frequent here).
     consumer.subscribe(
-        List.of(
-            FreshetTopics.CONTENT_FETCHED,
-            FreshetTopics.FETCH_COMPLETED,
-            FreshetTopics.FETCH_REQUESTED + ".dlq"));
+        java.util.regex.Pattern.compile(
+            java.util.regex.Pattern.quote(FreshetTopics.CONTENT_FETCHED)
+                + "|"
+                + java.util.regex.Pattern.quote(FreshetTopics.FETCH_COMPLETED)
+                + "|"
+                + java.util.regex.Pattern.quote(FreshetTopics.FETCH_REQUESTED + Topic.DLQ_INFIX)
+                + ".+"));
     thread =
         Thread.ofPlatform()
             .daemon()

@@ -1,5 +1,8 @@
 package io.freshet.stack.launcher;
 
+import io.freshet.schemas.serde.RegistrySettings;
+import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.schemas.topic.TopicProvisioner;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.io.IOException;
@@ -58,7 +61,39 @@ public final class Infrastructure implements AutoCloseable {
     if (pgFailure[0] != null) {
       throw pgFailure[0];
     }
+    provisionTopics();
     startRegistry();
+  }
+
+  /**
+   * The topic provisioner as a step of the launcher, before any service starts: the services run
+   * with {@code FRESHET_KAFKA_CREATE_TOPICS=false}, so no service's start order decides a partition
+   * count.
+   */
+  private void provisionTopics() {
+    var settings =
+        new TopicProvisioner.Settings(
+            FreshetTopics.DEFAULT_PARTITIONS,
+            kafkaCluster == null ? 1 : kafkaCluster.replicationFactor(),
+            kafkaCluster == null ? 0 : kafkaCluster.minInsyncReplicas());
+    var props = new java.util.Properties();
+    props.put(
+        org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+        kafkaCluster == null ? s.bootstrapServers() : kafkaCluster.bootstrapServers());
+    try (var admin = org.apache.kafka.clients.admin.Admin.create(props)) {
+      var wanted =
+          TopicProvisioner.freshetTopics(
+              FreshetTopics.create(RegistrySettings.of(s.registryApiUrl(), false)), settings);
+      var report = TopicProvisioner.provision(admin, wanted, Duration.ofSeconds(60));
+      if (!report.warnings().isEmpty()) {
+        report.warnings().forEach(w -> System.out.println("freshet: warning: " + w));
+      }
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new StackException("cannot create Freshet's topics: " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StackException("interrupted while creating Freshet's topics");
+    }
   }
 
   private void startPostgresUnchecked() {

@@ -83,9 +83,7 @@ public final class KafkaCluster implements AutoCloseable {
     return Map.of(
         "KAFKA_BOOTSTRAP_SERVERS", bootstrapServers(),
         "FRESHET_KAFKA_REPLICATION_FACTOR", rf,
-        "FRESHET_KAFKA_MIN_INSYNC_REPLICAS", minIsr,
-        "FRESHET_STATS_REPLICATION_FACTOR", rf,
-        "FRESHET_STATS_MIN_INSYNC_REPLICAS", minIsr);
+        "FRESHET_KAFKA_MIN_INSYNC_REPLICAS", minIsr);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.freshet.stack.launcher;
 
+import io.freshet.kit.kafka.DeadLetterTool;
 import io.freshet.schemas.registry.SchemaRegistrar;
 import io.freshet.stack.demoweb.DemoWebSettings;
 import java.io.File;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,8 +60,15 @@ public final class LocalStack {
         case "up" -> stack.up(true, List.of(args).contains("--no-progress"));
         case "infra" -> stack.up(false, true);
         case "status" -> stack.status(List.of(args).contains("--json"));
+        case "dlq" ->
+            System.exit(
+                DeadLetterTool.run(
+                    Arrays.copyOfRange(args, 1, args.length),
+                    settings.bootstrapServers(),
+                    System.out,
+                    System.err));
         default -> {
-          System.err.println("unknown command '" + command + "' (up, infra, status)");
+          System.err.println("unknown command '" + command + "' (up, infra, status, dlq)");
           System.exit(2);
         }
       }

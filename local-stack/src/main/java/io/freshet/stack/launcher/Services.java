@@ -161,6 +161,7 @@ public final class Services implements AutoCloseable {
     env.put("PORT", Integer.toString(svc.port()));
     env.put("KAFKA_BOOTSTRAP_SERVERS", s.bootstrapServers());
     env.put("REGISTRY_URL", s.registryApiUrl());
+    env.put("FRESHET_KAFKA_CREATE_TOPICS", "false"); // Infrastructure provisioned them
     env.put("DATABASE_USER", "postgres");
     env.put("DATABASE_PASSWORD", "postgres");
     env.putAll(extraEnv);

@@ -173,7 +173,7 @@ class ComposeFileTest {
             "scheduler-producer SPRING_KAFKA_BOOTSTRAP_SERVER",
             "fetch-worker SPRING_DATASOURCE_URL",
             "fetch-worker FRESHET_API_TOKEN",
-            "stats-aggregator FRESHET_KAFKA_REPLICATION_FACTOR",
+            "stats-aggregator FRESHET_STATS_REPLICATION_FACTOR",
             "schema-init REGISTRY_URL");
   }
 
@@ -232,26 +232,35 @@ class ComposeFileTest {
   }
 
   @Test
-  void theServicesCreateTheirTopicsReplicatedSoOneBrokerMayBeDownAndAgreeOnPartitions()
+  void oneStepCreatesTheTopicsReplicatedSoOneBrokerMayBeDownAndTheServicesAgreeWithIt()
       throws IOException {
     ComposeFile compose = compose();
-    int minIsr = Integer.parseInt(compose.environment("kafka-1").get("KAFKA_MIN_INSYNC_REPLICAS"));
-    Set<String> partitions = new TreeSet<>();
+    Map<String, String> init = compose.environment("topics-init");
+    assertThat(String.valueOf(compose.service("topics-init").get("entrypoint")))
+        .contains("io.freshet.schemas.topic.TopicProvisioner");
+    int rf = Integer.parseInt(init.get("FRESHET_KAFKA_REPLICATION_FACTOR"));
+    int minIsr = Integer.parseInt(init.get("FRESHET_KAFKA_MIN_INSYNC_REPLICAS"));
+    assertThat(rf).as("replication").isLessThanOrEqualTo(BROKERS.size());
+    assertThat(rf - 1).as("writes go on with one broker down").isGreaterThanOrEqualTo(minIsr);
     for (String service : FreshetProject.SERVICES) {
       Map<String, String> env = compose.environment(service);
-      String prefix = service.equals("stats-aggregator") ? "FRESHET_STATS_" : "FRESHET_KAFKA_";
-      int rf = Integer.parseInt(env.get(prefix + "REPLICATION_FACTOR"));
-      assertThat(rf).as(service + " replication").isLessThanOrEqualTo(BROKERS.size());
-      assertThat(rf - 1)
-          .as(service + ": writes go on with one broker down")
-          .isGreaterThanOrEqualTo(minIsr);
-      partitions.add(env.get(prefix + "PARTITIONS"));
+      assertThat(env.get("FRESHET_KAFKA_CREATE_TOPICS"))
+          .as(service + " leaves topic creation to topics-init")
+          .isEqualTo("false");
+      assertThat(env.get("FRESHET_KAFKA_PARTITIONS"))
+          .as(service + " partitions (its start-up check)")
+          .isEqualTo(init.get("FRESHET_KAFKA_PARTITIONS"));
+      assertThat(env.get("FRESHET_KAFKA_REPLICATION_FACTOR"))
+          .as(service + " replication (its dead-letter topics and the changelog)")
+          .isEqualTo(init.get("FRESHET_KAFKA_REPLICATION_FACTOR"));
+      assertThat(String.valueOf(compose.service(service).get("depends_on")))
+          .as(service + " starts after topics-init")
+          .contains("topics-init");
       Set<String> bootstrap = Set.of(env.get("KAFKA_BOOTSTRAP_SERVERS").split(","));
       for (String broker : BROKERS) {
         assertThat(bootstrap).as(service + " bootstrap").contains(broker + ":9092");
       }
     }
-    assertThat(partitions).hasSize(1);
   }
 
   // --- registry, database ----------------------------------------------------------------------

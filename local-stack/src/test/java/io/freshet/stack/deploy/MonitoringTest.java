@@ -65,7 +65,7 @@ class MonitoringTest {
     assertThat(byName.get("freshet.scheduler.claim.phase").labels()).containsExactly("phase");
     assertThat(byName.keySet())
         .allMatch(n -> n.startsWith("freshet."))
-        .contains("freshet.stats.store.sources", "freshet.sink.dead.letters");
+        .contains("freshet.stats.store.sources", "freshet.dead.letters");
   }
 
   @Test

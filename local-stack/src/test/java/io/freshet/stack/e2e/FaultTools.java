@@ -143,6 +143,37 @@ final class FaultTools {
     return out;
   }
 
+  /**
+   * Every dead letter of {@code topic}: the records of each consumer group's dead-letter topic
+   * ({@code topic.dlq.<group>}) that exists.
+   */
+  static List<ConsumerRecord<byte[], byte[]>> readDeadLetters(StackFixture stack, String topic) {
+    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+    deadLettersByTopic(stack, topic).values().forEach(out::addAll);
+    return out;
+  }
+
+  /** The records of each dead-letter topic of {@code topic}, by dead-letter topic. */
+  static Map<String, List<ConsumerRecord<byte[], byte[]>>> deadLettersByTopic(
+      StackFixture stack, String topic) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", stack.settings.bootstrapServers());
+    List<String> dlqs;
+    try (var consumer =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      dlqs =
+          consumer.listTopics().keySet().stream()
+              .filter(t -> t.startsWith(topic + io.freshet.schemas.topic.Topic.DLQ_INFIX))
+              .sorted()
+              .toList();
+    }
+    Map<String, List<ConsumerRecord<byte[], byte[]>>> out = new java.util.TreeMap<>();
+    for (String dlq : dlqs) {
+      out.put(dlq, readTopic(stack, dlq));
+    }
+    return out;
+  }
+
   /** A header's value as text (null when absent). */
   static String header(ConsumerRecord<?, ?> rec, String name) {
     Header h = rec.headers().lastHeader(name);

@@ -142,7 +142,8 @@ class KafkaClusterBrokerKillIT {
             FreshetTopics.CONTENT_FETCHED,
             FreshetTopics.FETCH_COMPLETED,
             FreshetTopics.SOURCE_STATS,
-            FreshetTopics.FETCH_REQUESTED + ".dlq")
+            io.freshet.schemas.topic.Topic.dlqName(
+                FreshetTopics.FETCH_REQUESTED, "freshet-fetch-worker"))
         .anyMatch(t -> t.startsWith("freshet-stats-aggregator-") && t.endsWith("-changelog"));
     List<String> all = new ArrayList<>(ours);
     all.add("__consumer_offsets");

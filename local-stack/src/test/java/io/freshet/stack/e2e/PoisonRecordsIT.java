@@ -8,6 +8,7 @@ import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.schemas.topic.Topic;
 import io.freshet.stack.demoweb.DemoWebSettings;
 import io.freshet.stack.demoweb.Reconciliation;
 import java.nio.charset.StandardCharsets;
@@ -132,7 +133,7 @@ class PoisonRecordsIT {
             () -> {
               dlqs.clear();
               for (String topic : consumedTopics()) {
-                dlqs.put(topic + ".dlq", FaultTools.readTopic(stack, topic + ".dlq"));
+                dlqs.putAll(FaultTools.deadLettersByTopic(stack, topic));
               }
               return dlqs.values().stream().mapToInt(List::size).sum() >= expectedLetters;
             });
@@ -160,7 +161,14 @@ class PoisonRecordsIT {
     List<String> problems = new ArrayList<>();
     for (Produced p : produced) {
       Map<String, String> reasonByGroup = new TreeMap<>();
-      for (var d : dlqs.get(p.poison().topic() + ".dlq")) {
+      List<ConsumerRecord<byte[], byte[]>> letters = new ArrayList<>();
+      dlqs.forEach(
+          (dlq, records) -> {
+            if (dlq.startsWith(p.poison().topic() + Topic.DLQ_INFIX)) {
+              letters.addAll(records);
+            }
+          });
+      for (var d : letters) {
         if (!p.poison().topic().equals(FaultTools.header(d, "kafka_dlt-original-topic"))
             || partitionOf(d) != p.partition()
             || !Long.valueOf(p.offset())
@@ -180,6 +188,19 @@ class PoisonRecordsIT {
       }
       found.put(p, reasonByGroup);
     }
+    // One writer per dead-letter topic: every letter in <topic>.dlq.<group> was written by <group>.
+    dlqs.forEach(
+        (dlq, records) -> {
+          String owner = dlq.substring(dlq.indexOf(Topic.DLQ_INFIX) + Topic.DLQ_INFIX.length());
+          for (var d : records) {
+            if (!owner.equals(FaultTools.header(d, "kafka_dlt-original-consumer-group"))) {
+              problems.add(
+                  dlq
+                      + " has a letter of "
+                      + FaultTools.header(d, "kafka_dlt-original-consumer-group"));
+            }
+          }
+        });
     assertThat(servedInRound).as("the poisoned round served new versions").isPositive();
     assertThat(servedInSecond).as("the round after it served new versions").isPositive();
     assertThat(problems).isEmpty();

@@ -111,7 +111,7 @@ class PostgresOutageIT {
             FreshetTopics.CONTENT_FETCHED,
             FreshetTopics.FETCH_COMPLETED,
             FreshetTopics.SOURCE_STATS)) {
-      deadLetters += FaultTools.readTopic(stack, topic + ".dlq").size();
+      deadLetters += FaultTools.readDeadLetters(stack, topic).size();
     }
     System.out.println(
         "fault PostgreSQL stopped "

@@ -1,7 +1,7 @@
 package io.freshet.scheduler.claims;
 
+import io.freshet.kit.ops.OutageLog;
 import io.freshet.scheduler.config.SchedulerProperties;
-import io.freshet.scheduler.support.OutageLog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.freshet.scheduler.claims;
 
-import io.freshet.scheduler.support.OutageLog;
+import io.freshet.kit.ops.OutageLog;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.schemas.topic.Topic;

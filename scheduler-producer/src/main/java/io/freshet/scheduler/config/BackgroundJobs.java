@@ -1,8 +1,8 @@
 package io.freshet.scheduler.config;
 
+import io.freshet.kit.ops.OutageLog;
 import io.freshet.scheduler.metrics.ScheduleGauges;
 import io.freshet.scheduler.schedule.BudgetPlanner;
-import io.freshet.scheduler.support.OutageLog;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.Logger;

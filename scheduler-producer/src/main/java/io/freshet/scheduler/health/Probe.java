@@ -1,6 +1,6 @@
 package io.freshet.scheduler.health;
 
-import io.freshet.scheduler.support.OutageLog;
+import io.freshet.kit.ops.OutageLog;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

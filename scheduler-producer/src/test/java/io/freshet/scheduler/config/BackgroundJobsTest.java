@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.freshet.scheduler.support.OutageLog;
+import io.freshet.kit.ops.OutageLog;
 import java.sql.SQLTransientConnectionException;
 import java.time.Clock;
 import java.time.Duration;

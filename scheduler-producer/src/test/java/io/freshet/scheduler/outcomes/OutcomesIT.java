@@ -40,6 +40,10 @@ class OutcomesIT extends SchedulerItSupport {
   @Autowired OutcomeApplier applier;
   @Autowired StatsApplier stats;
   @Autowired io.micrometer.core.instrument.MeterRegistry meters;
+
+  @org.springframework.beans.factory.annotation.Value("${spring.kafka.consumer.group-id}")
+  String group;
+
   @Autowired io.freshet.scheduler.claims.ClaimRound claimRound;
 
   @Test
@@ -237,11 +241,12 @@ class OutcomesIT extends SchedulerItSupport {
         .until(() -> "ok".equals(column(id, "last_status", String.class)));
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> dlqContains(topics.fetchCompleted().dlqName(), marker));
+        .until(() -> dlqContains(topics.fetchCompleted().dlqName(group), marker));
     assertThat(
             meters
-                .get("freshet.scheduler.dead.letters")
+                .get("freshet.dead.letters")
                 .tag("topic", topics.fetchCompleted().name())
+                .tag("group", group)
                 .counter()
                 .count())
         .isGreaterThanOrEqualTo(1.0);
@@ -273,14 +278,14 @@ class OutcomesIT extends SchedulerItSupport {
           await()
               .during(Duration.ofSeconds(6))
               .atMost(Duration.ofSeconds(10))
-              .until(() -> !dlqContainsKey(topics.fetchCompleted().dlqName(), id.toString()));
+              .until(() -> !dlqContainsKey(topics.fetchCompleted().dlqName(group), id.toString()));
         });
 
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> "ok".equals(column(id, "last_status", String.class)));
     assertThat(instantColumn(id, "lease_until")).isNull();
-    assertThat(dlqContainsKey(topics.fetchCompleted().dlqName(), id.toString())).isFalse();
+    assertThat(dlqContainsKey(topics.fetchCompleted().dlqName(group), id.toString())).isFalse();
   }
 
   @Test

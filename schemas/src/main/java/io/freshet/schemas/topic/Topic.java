@@ -26,9 +26,14 @@ public record Topic<K, V>(
     Map<String, String> config) {
 
   /**
-   * Suffix of the dead-letter topic that receives records a consumer of this topic cannot process.
+   * Infix of dead-letter topics: each consumer group of a topic has its own, {@code
+   * <topic>.dlq.<group>}, written by that group only, so an operator sees whose failure a record is
+   * and re-drives it to the one consumer that failed.
    */
-  public static final String DLQ_SUFFIX = ".dlq";
+  public static final String DLQ_INFIX = ".dlq.";
+
+  private static final java.util.regex.Pattern LEGAL_NAME =
+      java.util.regex.Pattern.compile("[a-zA-Z0-9._-]+");
 
   public Topic {
     Objects.requireNonNull(name, "name");
@@ -40,9 +45,32 @@ public record Topic<K, V>(
     config = Map.copyOf(config);
   }
 
-  /** Name of this topic's dead-letter topic. */
-  public String dlqName() {
-    return name + DLQ_SUFFIX;
+  /**
+   * Name of the dead-letter topic of {@code topic}'s consumer group {@code group}.
+   *
+   * @throws IllegalArgumentException if the group id cannot be part of a topic name (Kafka allows
+   *     letters, digits, '.', '_' and '-', at most 249 characters in all)
+   */
+  public static String dlqName(String topic, String group) {
+    String name = topic + DLQ_INFIX + group;
+    if (group == null || group.isBlank() || !LEGAL_NAME.matcher(group).matches()) {
+      throw new IllegalArgumentException(
+          "consumer group '" + group + "' cannot name a dead-letter topic: use [a-zA-Z0-9._-]");
+    }
+    if (name.length() > 249) {
+      throw new IllegalArgumentException("dead-letter topic name too long: " + name);
+    }
+    return name;
+  }
+
+  /** Name of the dead-letter topic of this topic's consumer group {@code group}. */
+  public String dlqName(String group) {
+    return dlqName(name, group);
+  }
+
+  /** Whether {@code topicName} is a dead-letter topic. */
+  public static boolean isDlq(String topicName) {
+    return topicName.contains(DLQ_INFIX);
   }
 
   /** The admin request that creates this topic. */
@@ -51,9 +79,13 @@ public record Topic<K, V>(
         .configs(config);
   }
 
-  /** The admin request that creates this topic's dead-letter topic (raw bytes, same partitions). */
-  public NewTopic newDlqTopic(short replicationFactor) {
-    return new NewTopic(dlqName(), Optional.of(partitions), Optional.of(replicationFactor));
+  /**
+   * The admin request that creates the dead-letter topic of consumer group {@code group} (raw
+   * bytes, the topic's partitions, no topic config of its own: a compacted topic's dead letters
+   * must all be kept).
+   */
+  public NewTopic newDlqTopic(String group, short replicationFactor) {
+    return new NewTopic(dlqName(group), Optional.of(partitions), Optional.of(replicationFactor));
   }
 
   /**
@@ -68,10 +100,10 @@ public record Topic<K, V>(
     return withMinInsyncReplicas(newTopic(replicationFactor), replicationFactor, minInsyncReplicas);
   }
 
-  /** As {@link #newTopic(short, int)} for this topic's dead-letter topic. */
-  public NewTopic newDlqTopic(short replicationFactor, int minInsyncReplicas) {
+  /** As {@link #newTopic(short, int)} for the dead-letter topic of consumer group {@code group}. */
+  public NewTopic newDlqTopic(String group, short replicationFactor, int minInsyncReplicas) {
     return withMinInsyncReplicas(
-        newDlqTopic(replicationFactor), replicationFactor, minInsyncReplicas);
+        newDlqTopic(group, replicationFactor), replicationFactor, minInsyncReplicas);
   }
 
   private static NewTopic withMinInsyncReplicas(

@@ -25,9 +25,9 @@ class TopicTest {
 
   @Test
   void theDeadLetterTopicGetsItToo() {
-    var dlq = compacted.newDlqTopic((short) 3, 2);
+    var dlq = compacted.newDlqTopic("g-1", (short) 3, 2);
 
-    assertThat(dlq.name()).isEqualTo("t.v1.dlq");
+    assertThat(dlq.name()).isEqualTo("t.v1.dlq.g-1");
     assertThat(dlq.configs()).containsExactlyEntriesOf(Map.of("min.insync.replicas", "2"));
   }
 
@@ -35,7 +35,7 @@ class TopicTest {
   void zeroLeavesItToTheBrokersDefault() {
     assertThat(compacted.newTopic((short) 1, 0).configs())
         .containsExactlyEntriesOf(Map.of("cleanup.policy", "compact"));
-    assertThat(compacted.newDlqTopic((short) 1, 0).configs()).isNullOrEmpty();
+    assertThat(compacted.newDlqTopic("g", (short) 1, 0).configs()).isNullOrEmpty();
   }
 
   @Test
@@ -43,7 +43,19 @@ class TopicTest {
     assertThatThrownBy(() -> compacted.newTopic((short) 1, 2))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("replication factor 1, was 2");
-    assertThatThrownBy(() -> compacted.newDlqTopic((short) 3, -1))
+    assertThatThrownBy(() -> compacted.newDlqTopic("g", (short) 3, -1))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void eachConsumerGroupHasItsOwnDeadLetterTopic() {
+    assertThat(compacted.dlqName("freshet-scheduler")).isEqualTo("t.v1.dlq.freshet-scheduler");
+    assertThat(Topic.isDlq("t.v1.dlq.freshet-scheduler")).isTrue();
+    assertThat(Topic.isDlq("t.v1")).isFalse();
+    assertThatThrownBy(() -> compacted.dlqName("a group"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[a-zA-Z0-9._-]");
+    assertThatThrownBy(() -> compacted.dlqName("g".repeat(250)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

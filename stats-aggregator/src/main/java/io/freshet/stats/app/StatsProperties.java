@@ -13,7 +13,8 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * Every setting of the stats-aggregator ({@code freshet.stats.*}); {@code spring.kafka.*} adds the
- * broker address and client security.
+ * broker address and client security, {@code freshet.kafka.*} (the service kit) the registry and
+ * the topics' partitions and replication, which the changelog follows too.
  *
  * @param applicationId Kafka Streams application id: the consumer group, the prefix of the
  *     changelog topic and of the transactional ids; every instance of one deployment shares it
@@ -31,13 +32,6 @@ import org.springframework.validation.annotation.Validated;
  *     interactive queries
  * @param queryTimeout how long a query forwarded to the owning instance may take
  * @param maxIdsPerQuery most ids one {@code GET /stats?ids=} may name
- * @param registryUrl schema registry, Apicurio's native API
- * @param autoRegister whether the producer may register the SourceStats schema (tests and local)
- * @param createTopics whether to create the topics at start-up if missing
- * @param partitions partitions of topics this service creates
- * @param replicationFactor replication of topics this service creates (and of the changelog)
- * @param minInsyncReplicas {@code min.insync.replicas} of topics this service creates and of Kafka
- *     Streams' internal topics; 0 leaves it to the brokers' default
  */
 @Validated
 @ConfigurationProperties("freshet.stats")
@@ -57,13 +51,7 @@ public record StatsProperties(
         @DefaultValue("localhost:8080")
         String advertisedHost,
     @NotNull @DefaultValue("5s") Duration queryTimeout,
-    @Min(1) @Max(10_000) @DefaultValue("500") int maxIdsPerQuery,
-    @NotBlank @DefaultValue("http://localhost:8081/apis/registry/v2") String registryUrl,
-    @DefaultValue("false") boolean autoRegister,
-    @DefaultValue("true") boolean createTopics,
-    @Min(1) @DefaultValue("12") int partitions,
-    @Min(1) @DefaultValue("1") short replicationFactor,
-    @Min(0) @DefaultValue("0") int minInsyncReplicas) {
+    @Min(1) @Max(10_000) @DefaultValue("500") int maxIdsPerQuery) {
 
   /** The definitions' knobs. */
   public StatsSettings settings() {

@@ -1,5 +1,9 @@
 package io.freshet.stats.app;
 
+import io.freshet.kit.kafka.DeadLetterTopics;
+import io.freshet.kit.kafka.Failures;
+import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.schemas.topic.Topic;
 import io.freshet.stats.state.SourceState;
 import io.freshet.stats.topology.SourceStatsTopology;
 import io.micrometer.core.instrument.Gauge;
@@ -33,6 +37,8 @@ public class StatsStreams implements SmartLifecycle {
   private final KafkaStreams streams;
   private final ApplicationEventPublisher events;
   private final MeterRegistry meters;
+  private final DeadLetterTopics deadLetterTopics;
+  private final String applicationId;
   private volatile boolean running;
   private KafkaStreamsMetrics metrics;
 
@@ -40,14 +46,26 @@ public class StatsStreams implements SmartLifecycle {
       Topology topology,
       StreamsConfiguration.StreamsSettings settings,
       ApplicationEventPublisher events,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      DeadLetterTopics deadLetterTopics,
+      StatsProperties props) {
     this.streams = new KafkaStreams(topology, settings.properties());
+    this.deadLetterTopics = deadLetterTopics;
+    this.applicationId = props.applicationId();
     this.events = events;
     this.meters = meters;
   }
 
   @Override
   public void start() {
+    // Streams does not create the topics it writes: the application's dead-letter topic is its own
+    // to create (its only writer), shaped like the topic it mirrors.
+    String dlq = Topic.dlqName(FreshetTopics.FETCH_COMPLETED, applicationId);
+    try {
+      deadLetterTopics.ensure(dlq, FreshetTopics.FETCH_COMPLETED);
+    } catch (RuntimeException e) {
+      log.warn("dead-letter topic {} not checked at start-up: {}", dlq, Failures.reason(e));
+    }
     streams.setStateListener(
         (now, before) -> {
           log.info("kafka streams {} -> {}", before, now);

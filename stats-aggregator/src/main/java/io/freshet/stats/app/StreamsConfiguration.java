@@ -1,21 +1,22 @@
 package io.freshet.stats.app;
 
-import io.freshet.schemas.serde.RegistrySettings;
+import io.freshet.kit.kafka.KafkaSettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.stats.state.StatsUpdater;
 import io.freshet.stats.topology.SourceStatsTopology;
 import java.time.Clock;
 import java.util.Properties;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.kafka.core.KafkaAdmin;
 
-/** Kafka wiring: topics bound to the registry, the topology, the Streams configuration. */
+/**
+ * Kafka wiring: the topology and the Streams configuration (topics and their provisioning come from
+ * the service kit).
+ */
 @Configuration(proxyBeanMethods = false)
 class StreamsConfiguration {
 
@@ -25,39 +26,18 @@ class StreamsConfiguration {
   }
 
   @Bean
-  FreshetTopics freshetTopics(StatsProperties props) {
-    return FreshetTopics.create(
-        RegistrySettings.of(props.registryUrl(), props.autoRegister()), props.partitions());
-  }
-
-  @Bean
   StatsUpdater statsUpdater(StatsProperties props, Clock clock) {
     return new StatsUpdater(props.settings(), clock);
   }
 
   @Bean
-  Topology sourceStatsTopology(FreshetTopics topics, StatsUpdater updater) {
-    return SourceStatsTopology.build(topics, updater);
-  }
-
-  /** The topics this service reads and writes, created if missing (the others create theirs). */
-  @Bean
-  KafkaAdmin.NewTopics statsTopics(FreshetTopics topics, StatsProperties props) {
-    if (!props.createTopics()) {
-      return new KafkaAdmin.NewTopics();
-    }
-    short rf = props.replicationFactor();
-    int minIsr = props.minInsyncReplicas();
-    return new KafkaAdmin.NewTopics(
-        new NewTopic[] {
-          topics.fetchCompleted().newTopic(rf, minIsr),
-          topics.fetchCompleted().newDlqTopic(rf, minIsr),
-          topics.sourceStats().newTopic(rf, minIsr)
-        });
+  Topology sourceStatsTopology(FreshetTopics topics, StatsUpdater updater, StatsProperties props) {
+    return SourceStatsTopology.build(topics, updater, props.applicationId());
   }
 
   @Bean
-  StreamsSettings streamsSettings(KafkaProperties kafka, StatsProperties props) {
+  StreamsSettings streamsSettings(
+      KafkaProperties kafka, StatsProperties props, KafkaSettings topicSettings) {
     Properties p = new Properties();
     p.putAll(kafka.buildStreamsProperties());
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, props.applicationId());
@@ -68,12 +48,12 @@ class StreamsConfiguration {
     p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, props.streamThreads());
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, props.commitInterval().toMillis());
     p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, props.advertisedHost());
-    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) props.replicationFactor());
-    if (props.minInsyncReplicas() > 0) {
+    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) topicSettings.replicationFactor());
+    if (topicSettings.minInsyncReplicas() > 0) {
       // the changelog and any repartition topic, which Streams creates itself
       p.put(
           StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
-          Integer.toString(props.minInsyncReplicas()));
+          Integer.toString(topicSettings.minInsyncReplicas()));
     }
     return new StreamsSettings(p);
   }

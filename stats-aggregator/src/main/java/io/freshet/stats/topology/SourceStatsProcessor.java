@@ -1,16 +1,17 @@
 package io.freshet.stats.topology;
 
+import io.freshet.kit.kafka.DeadLetter;
+import io.freshet.kit.kafka.Failures;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.serde.DeserializationFailures;
+import io.freshet.schemas.serde.PoisonRecordException;
 import io.freshet.schemas.topic.Topic;
 import io.freshet.stats.state.SourceState;
 import io.freshet.stats.state.StatsDeriver;
 import io.freshet.stats.state.StatsUpdater;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -23,14 +24,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Decodes each raw {@code FetchCompleted}, applies it to its source's state and forwards the
  * source's new stats; a record that cannot be decoded, or whose key is not its source id, goes to
- * the dead-letter topic with its original key and bytes and the reason in spring-kafka's {@code
- * kafka_dlt-*} headers (the same headers the other services' DLQs carry, the consumer group being
- * the application id). Everything happens in the task's exactly-once transaction: the state change,
- * the stats and the dead letter commit together with the input offset, or not at all.
+ * the application's own dead-letter topic ({@code freshet.fetch.completed.v1.dlq.<application id>})
+ * with its original key and bytes and the service kit's {@link DeadLetter} headers, as every other
+ * consumer's. A record re-driven to another consumer group is skipped. Everything happens in the
+ * task's exactly-once transaction: the state change, the stats and the dead letter commit together
+ * with the input offset, or not at all.
  */
 final class SourceStatsProcessor implements Processor<String, byte[], String, Object> {
 
-  static final String REASON_HEADER = "kafka_dlt-exception-message";
+  static final String REASON_HEADER = DeadLetter.REASON;
+
+  /** The pause before a task failed by an outage gives up its thread: no hot loop meanwhile. */
+  static final Duration OUTAGE_PAUSE = Duration.ofSeconds(2);
 
   private static final Logger log = LoggerFactory.getLogger(SourceStatsProcessor.class);
 
@@ -60,15 +65,19 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
     if (record.value() == null) {
       return; // a tombstone says nothing about a fetch
     }
+    String redriveFor = DeadLetter.text(record.headers(), DeadLetter.REDRIVE_GROUP);
+    if (redriveFor != null && !redriveFor.equals(context.applicationId())) {
+      return; // re-driven from another consumer group's dead letters: not this one's to apply
+    }
     FetchCompleted outcome;
     try {
       outcome = deserializer.deserialize(topic.name(), record.headers(), record.value());
     } catch (SerializationException e) {
-      if (InfrastructureFailures.isInfrastructure(e)) {
+      if (Failures.isOutage(e)) {
         // The registry is unreachable: not the record's fault. Fail the task after a pause; the
         // thread is replaced and the record re-read from the last commit until the registry is
         // back.
-        InfrastructureFailures.pause();
+        pause();
         throw e;
       }
       deadLetter(record, e.getMessage());
@@ -105,23 +114,26 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
             ? reason
             : DeserializationFailures.describe(
                 meta.topic(), meta.partition(), meta.offset(), reason);
-    log.warn("dead-lettered: {}", where);
-    var headers = new RecordHeaders(record.headers().toArray());
-    headers.add(REASON_HEADER, where.getBytes(StandardCharsets.UTF_8));
-    // Three services read freshet.fetch.completed.v1 and share its DLQ: this says which rejected
-    // the record, as spring-kafka's header does for the others (the application id is the group).
-    headers.add(
-        "kafka_dlt-original-consumer-group",
-        context.applicationId().getBytes(StandardCharsets.UTF_8));
-    if (meta != null) {
-      headers.add("kafka_dlt-original-topic", meta.topic().getBytes(StandardCharsets.UTF_8));
-      headers.add(
-          "kafka_dlt-original-partition", ByteBuffer.allocate(4).putInt(meta.partition()).array());
-      headers.add(
-          "kafka_dlt-original-offset", ByteBuffer.allocate(8).putLong(meta.offset()).array());
-    }
+    var letter =
+        new DeadLetter(
+            meta == null ? topic.name() : meta.topic(),
+            meta == null ? -1 : meta.partition(),
+            meta == null ? -1 : meta.offset(),
+            record.timestamp(),
+            context.applicationId(),
+            new PoisonRecordException(where, null));
+    log.warn("dead-lettered to {}: {}", letter.dlqTopic(), where);
     context.forward(
-        new Record<String, Object>(record.key(), record.value(), record.timestamp(), headers),
+        new Record<String, Object>(
+            record.key(), record.value(), record.timestamp(), letter.headers(record.headers())),
         SourceStatsTopology.DLQ_SINK);
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(OUTAGE_PAUSE);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

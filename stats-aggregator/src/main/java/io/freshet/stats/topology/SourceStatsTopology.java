@@ -22,7 +22,7 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * freshet.fetch.completed.v1 ──▶ [fetch-completed-source] ──▶ [source-stats-updater] ──▶ [source-stats-sink] ──▶ freshet.source.stats.v1
- *   (key = source_id, raw bytes)                                │ store source-stats-state   └▶ [fetch-completed-dlq-sink] ──▶ freshet.fetch.completed.v1.dlq
+ *   (key = source_id, raw bytes)                                │ store source-stats-state   └▶ [fetch-completed-dlq-sink] ──▶ freshet.fetch.completed.v1.dlq.<application id>
  * </pre>
  *
  * No repartition topic: the input is keyed by source id (the topic's contract), and a record whose
@@ -39,18 +39,20 @@ public final class SourceStatsTopology {
   private SourceStatsTopology() {}
 
   /** The production topology, with the topics' serdes bound to the schema registry. */
-  public static Topology build(FreshetTopics topics, StatsUpdater updater) {
-    return build(topics.fetchCompleted(), topics.sourceStats(), updater);
+  public static Topology build(FreshetTopics topics, StatsUpdater updater, String applicationId) {
+    return build(topics.fetchCompleted(), topics.sourceStats(), updater, applicationId);
   }
 
   /**
    * The topology over the given topic descriptors: production passes the registry-bound ones,
-   * {@code TopologyTestDriver} tests the same names with an in-memory Avro serde.
+   * {@code TopologyTestDriver} tests the same names with an in-memory Avro serde. Dead letters go
+   * to the application's own dead-letter topic (the application id is its consumer group).
    */
   public static Topology build(
       Topic<String, FetchCompleted> completed,
       Topic<String, SourceStats> stats,
-      StatsUpdater updater) {
+      StatsUpdater updater,
+      String applicationId) {
     var deriver = new StatsDeriver(updater);
     StoreBuilder<KeyValueStore<String, SourceState>> store =
         Stores.keyValueStoreBuilder(
@@ -73,7 +75,7 @@ public final class SourceStatsTopology {
             PROCESSOR)
         .addSink(
             DLQ_SINK,
-            completed.dlqName(),
+            completed.dlqName(applicationId),
             completed.keySerde().serializer(),
             new ByteArraySerializer(),
             PROCESSOR);

@@ -97,7 +97,8 @@ class StatsAggregatorIT {
     topics.sendRaw(id, "garbage".getBytes(StandardCharsets.UTF_8));
     topics.send(List.of(outcome(id, T).items(added("a")).build()));
 
-    try (var app = StatsApp.start("it-dlq-" + UUID.randomUUID(), dir.resolve("s"))) {
+    String appId = "it-dlq-" + UUID.randomUUID();
+    try (var app = StatsApp.start(appId, dir.resolve("s"))) {
       await()
           .atMost(Duration.ofSeconds(90))
           .untilAsserted(() -> assertThat(app.get("/stats/" + id).statusCode()).isEqualTo(200));
@@ -108,7 +109,7 @@ class StatsAggregatorIT {
       props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
       try (var consumer =
           new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-        consumer.subscribe(List.of(topics.topics.fetchCompleted().dlqName()));
+        consumer.subscribe(List.of(topics.topics.fetchCompleted().dlqName(appId)));
         await()
             .atMost(Duration.ofSeconds(30))
             .untilAsserted(

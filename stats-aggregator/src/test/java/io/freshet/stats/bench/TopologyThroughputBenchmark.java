@@ -61,7 +61,6 @@ public final class TopologyThroughputBenchmark {
     for (var t : topics.all()) {
       Infrastructure.kafka().createTopic(t.name(), 12, t.config());
     }
-    Infrastructure.kafka().createTopic(topics.fetchCompleted().dlqName(), 12, Map.of());
 
     System.err.printf(
         "producing %d outcomes (%d sources, %d items each)%n", outcomes, sources, items);
@@ -156,6 +155,7 @@ public final class TopologyThroughputBenchmark {
     var props = new Properties();
     String appId = "bench-" + System.nanoTime();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
+    Infrastructure.kafka().createTopic(topics.fetchCompleted().dlqName(appId), 12, Map.of());
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
@@ -164,7 +164,9 @@ public final class TopologyThroughputBenchmark {
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     var topology =
         SourceStatsTopology.build(
-            topics, new StatsUpdater(StatsSettings.defaults(), Clock.systemUTC()));
+            topics,
+            new StatsUpdater(StatsSettings.defaults(), Clock.systemUTC()),
+            props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG));
     try (var streams = new KafkaStreams(topology, props);
         var admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
       long t0 = System.nanoTime();

@@ -39,12 +39,12 @@ public final class StatsApp implements AutoCloseable {
     a.add("--server.port=" + port);
     a.add(
         "--spring.kafka.bootstrap-servers=" + System.getProperty("spring.kafka.bootstrap-servers"));
-    a.add("--freshet.stats.registry-url=" + System.getProperty("freshet.registry.url"));
-    a.add("--freshet.stats.auto-register=true");
+    a.add("--freshet.kafka.registry-url=" + System.getProperty("freshet.registry.url"));
+    a.add("--freshet.kafka.auto-register=true");
     a.add("--freshet.stats.application-id=" + appId);
     a.add("--freshet.stats.state-dir=" + stateDir);
     a.add("--freshet.stats.advertised-host=localhost:" + port);
-    a.add("--freshet.stats.partitions=" + Topics.PARTITIONS);
+    a.add("--freshet.kafka.partitions=" + Topics.PARTITIONS);
     a.add("--freshet.stats.standby-replicas=0");
     return a;
   }

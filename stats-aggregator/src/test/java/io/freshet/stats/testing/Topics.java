@@ -33,7 +33,6 @@ public final class Topics {
     for (var t : topics.all()) {
       kafka.createTopic(t.name(), PARTITIONS, t.config());
     }
-    kafka.createTopic(topics.fetchCompleted().dlqName(), PARTITIONS, Map.of());
   }
 
   /** Sends every outcome (keyed by its source), in order, and waits for the acks. */

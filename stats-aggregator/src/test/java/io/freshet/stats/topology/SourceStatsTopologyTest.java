@@ -86,7 +86,9 @@ class SourceStatsTopologyTest {
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    driver = new TopologyTestDriver(SourceStatsTopology.build(COMPLETED, STATS, updater), props);
+    driver =
+        new TopologyTestDriver(
+            SourceStatsTopology.build(COMPLETED, STATS, updater, "stats-test"), props);
     in =
         driver.createInputTopic(
             COMPLETED.name(), new StringSerializer(), new ByteArraySerializer());
@@ -95,7 +97,7 @@ class SourceStatsTopologyTest {
             STATS.name(), new StringDeserializer(), STATS.valueSerde().deserializer());
     dlq =
         driver.createOutputTopic(
-            COMPLETED.dlqName(), new StringDeserializer(), new ByteArrayDeserializer());
+            COMPLETED.dlqName("stats-test"), new StringDeserializer(), new ByteArrayDeserializer());
   }
 
   @AfterEach
@@ -414,7 +416,10 @@ class SourceStatsTopologyTest {
   void theTopologyNamesEveryNodeAndStoreAndHasNoRepartitionTopic() {
     String description =
         SourceStatsTopology.build(
-                COMPLETED, STATS, new StatsUpdater(StatsSettings.defaults(), Clock.systemUTC()))
+                COMPLETED,
+                STATS,
+                new StatsUpdater(StatsSettings.defaults(), Clock.systemUTC()),
+                "stats-test")
             .describe()
             .toString();
     assertThat(description)

@@ -1,4 +1,4 @@
-package io.freshet.scheduler.support;
+package io.freshet.kit.ops;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,35 +1,16 @@
-package io.freshet.scheduler.support;
+package io.freshet.kit.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 class OutageLogTest {
 
-  private Instant now = Instant.parse("2026-11-22T10:00:00Z");
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public ZoneOffset getZone() {
-          return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-          return this;
-        }
-
-        @Override
-        public Instant instant() {
-          return now;
-        }
-      };
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
 
   private final OutageLog outage =
       new OutageLog(
@@ -42,11 +23,11 @@ class OutageLogTest {
     assertThat(outage.failed(down)).isTrue();
     int lines = 0;
     for (int s = 15; s < 60; s += 15) {
-      now = now.plusSeconds(15);
+      clock.advance(Duration.ofSeconds(15));
       lines += outage.failed(down) ? 1 : 0;
     }
     assertThat(lines).as("runs every 15 s within the first minute").isZero();
-    now = now.plusSeconds(15);
+    clock.advance(Duration.ofSeconds(15));
     assertThat(outage.failed(down)).as("a reminder after a minute").isTrue();
     assertThat(outage.succeeded()).isTrue();
     assertThat(outage.succeeded()).as("nothing to say while all is well").isFalse();

@@ -1,0 +1,274 @@
+package io.freshet.schemas.topic;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one owner of Freshet's topics: creates every missing topic with the partitions, replication,
+ * {@code min.insync.replicas} and topic configuration of one configuration, and checks topics that
+ * exist against it. A topic with fewer partitions than configured is a warning (consumers beyond
+ * its partitions stay idle; adding partitions moves keys, so it is an operator's decision, never
+ * done here); more partitions is fine.
+ *
+ * <p>Run as a deployment step ({@link #main}: the local stack runs it before the services, a
+ * compose file or Kubernetes job runs it the same way), or by a service at start-up when {@code
+ * freshet.kafka.create-topics} is on. Dead-letter topics are not created here: each consumer group
+ * creates its own on its first dead letter, being its only writer.
+ */
+public final class TopicProvisioner {
+
+  private static final Logger log = LoggerFactory.getLogger(TopicProvisioner.class);
+
+  /**
+   * What a run did.
+   *
+   * @param created topics created now
+   * @param checked topics that existed, with their partition counts
+   * @param warnings one line per existing topic that does not match the configuration
+   */
+  public record Report(List<String> created, Map<String, Integer> checked, List<String> warnings) {}
+
+  /**
+   * The configuration every topic is created with.
+   *
+   * @param partitions partitions of each topic
+   * @param replicationFactor replicas of each partition
+   * @param minInsyncReplicas {@code min.insync.replicas} set on each topic; 0 leaves it to the
+   *     brokers' default
+   */
+  public record Settings(int partitions, short replicationFactor, int minInsyncReplicas) {
+    public Settings {
+      if (partitions < 1 || replicationFactor < 1) {
+        throw new IllegalArgumentException("partitions and replication factor must be at least 1");
+      }
+    }
+  }
+
+  private TopicProvisioner() {}
+
+  /** The admin requests for Freshet's four topics under {@code settings}. */
+  public static List<NewTopic> freshetTopics(FreshetTopics topics, Settings settings) {
+    return topics.all().stream()
+        .map(
+            t ->
+                t.withPartitions(settings.partitions())
+                    .newTopic(settings.replicationFactor(), settings.minInsyncReplicas()))
+        .toList();
+  }
+
+  /**
+   * Creates what is missing of {@code wanted}, checks the rest.
+   *
+   * @throws TimeoutException when the cluster does not answer within {@code timeout}
+   * @throws ExecutionException when it refuses (authorisation, invalid configuration)
+   */
+  public static Report provision(Admin admin, Collection<NewTopic> wanted, Duration timeout)
+      throws ExecutionException, InterruptedException, TimeoutException {
+    return run(admin, wanted, timeout, true);
+  }
+
+  /**
+   * Checks the topics of {@code wanted} that exist, creating nothing; a missing one is a warning.
+   *
+   * @throws TimeoutException when the cluster does not answer within {@code timeout}
+   * @throws ExecutionException when it refuses
+   */
+  public static Report check(Admin admin, Collection<NewTopic> wanted, Duration timeout)
+      throws ExecutionException, InterruptedException, TimeoutException {
+    return run(admin, wanted, timeout, false);
+  }
+
+  private static Report run(
+      Admin admin, Collection<NewTopic> wanted, Duration timeout, boolean create)
+      throws ExecutionException, InterruptedException, TimeoutException {
+    long ms = timeout.toMillis();
+    Set<String> existing = admin.listTopics().names().get(ms, TimeUnit.MILLISECONDS);
+    List<NewTopic> missing = new ArrayList<>();
+    List<String> present = new ArrayList<>();
+    for (NewTopic t : wanted) {
+      if (existing.contains(t.name())) {
+        present.add(t.name());
+      } else {
+        missing.add(t);
+      }
+    }
+    List<String> created = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    if (!create) {
+      for (NewTopic t : missing) {
+        String warning =
+            "topic " + t.name() + " does not exist: run the topic provisioner (provision-topics)";
+        warnings.add(warning);
+        log.warn(warning);
+      }
+      missing.clear();
+    }
+    for (NewTopic t : missing) {
+      try {
+        admin.createTopics(List.of(t)).all().get(ms, TimeUnit.MILLISECONDS);
+        created.add(t.name());
+        log.info(
+            "created topic {} ({} partitions, replication {})",
+            t.name(),
+            t.numPartitions(),
+            t.replicationFactor());
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
+          throw e;
+        }
+        present.add(t.name()); // another provisioner won the race: check it like the others
+      }
+    }
+    Map<String, Integer> checked = new java.util.TreeMap<>();
+    if (!present.isEmpty()) {
+      Map<String, TopicDescription> described =
+          admin.describeTopics(present).allTopicNames().get(ms, TimeUnit.MILLISECONDS);
+      for (NewTopic t : wanted) {
+        TopicDescription d = described.get(t.name());
+        if (d == null) {
+          continue;
+        }
+        int partitions = d.partitions().size();
+        checked.put(t.name(), partitions);
+        int configured = t.numPartitions() > 0 ? t.numPartitions() : partitions;
+        if (partitions < configured) {
+          String warning =
+              "topic "
+                  + t.name()
+                  + " has "
+                  + partitions
+                  + " partitions, configured "
+                  + configured
+                  + ": at most "
+                  + partitions
+                  + " consumers of a group work, the rest stay idle (adding partitions moves keys"
+                  + " between them: an operator's decision, see docs/operations.md)";
+          warnings.add(warning);
+          log.warn(warning);
+        }
+        int replicas = d.partitions().isEmpty() ? 0 : d.partitions().get(0).replicas().size();
+        int wantedReplicas = t.replicationFactor() > 0 ? t.replicationFactor() : replicas;
+        if (replicas < wantedReplicas) {
+          String warning =
+              "topic "
+                  + t.name()
+                  + " has replication "
+                  + replicas
+                  + ", configured "
+                  + wantedReplicas
+                  + ": a broker's loss can lose acknowledged records";
+          warnings.add(warning);
+          log.warn(warning);
+        }
+      }
+    }
+    return new Report(created, checked, warnings);
+  }
+
+  /**
+   * The deployment step: {@code --bootstrap HOST:PORT[,...]} (or env {@code
+   * KAFKA_BOOTSTRAP_SERVERS}), {@code --partitions N} ({@code FRESHET_KAFKA_PARTITIONS}, 12),
+   * {@code --replication-factor N} ({@code FRESHET_KAFKA_REPLICATION_FACTOR}, 1), {@code
+   * --min-insync-replicas N} ({@code FRESHET_KAFKA_MIN_INSYNC_REPLICAS}, 0). Prints one line per
+   * topic. Exit 0 when every topic exists (warnings included), 1 when the cluster refused or did
+   * not answer within 60 s, 2 on bad arguments.
+   */
+  public static void main(String[] args) {
+    Map<String, String> env = new java.util.HashMap<>();
+    putIfSet(env, "KAFKA_BOOTSTRAP_SERVERS", System.getenv("KAFKA_BOOTSTRAP_SERVERS"));
+    putIfSet(env, "FRESHET_KAFKA_PARTITIONS", System.getenv("FRESHET_KAFKA_PARTITIONS"));
+    putIfSet(
+        env, "FRESHET_KAFKA_REPLICATION_FACTOR", System.getenv("FRESHET_KAFKA_REPLICATION_FACTOR"));
+    putIfSet(
+        env,
+        "FRESHET_KAFKA_MIN_INSYNC_REPLICAS",
+        System.getenv("FRESHET_KAFKA_MIN_INSYNC_REPLICAS"));
+    System.exit(run(args, env, System.out, System.err));
+  }
+
+  private static void putIfSet(Map<String, String> env, String name, String value) {
+    if (value != null && !value.isBlank()) {
+      env.put(name, value);
+    }
+  }
+
+  static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+    String bootstrap = env.getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092");
+    String partitions = env.getOrDefault("FRESHET_KAFKA_PARTITIONS", "12");
+    String replication = env.getOrDefault("FRESHET_KAFKA_REPLICATION_FACTOR", "1");
+    String minIsr = env.getOrDefault("FRESHET_KAFKA_MIN_INSYNC_REPLICAS", "0");
+    for (int i = 0; i < args.length; i++) {
+      String value = i + 1 < args.length ? args[i + 1] : null;
+      switch (args[i]) {
+        case "--bootstrap" -> bootstrap = value;
+        case "--partitions" -> partitions = value;
+        case "--replication-factor" -> replication = value;
+        case "--min-insync-replicas" -> minIsr = value;
+        default -> {
+          err.println("provision-topics: unknown argument '" + args[i] + "'; " + USAGE);
+          return 2;
+        }
+      }
+      if (value == null) {
+        err.println("provision-topics: " + args[i] + " needs a value; " + USAGE);
+        return 2;
+      }
+      i++;
+    }
+    Settings settings;
+    try {
+      settings =
+          new Settings(
+              Integer.parseInt(partitions),
+              Short.parseShort(replication),
+              Integer.parseInt(minIsr));
+    } catch (IllegalArgumentException e) {
+      err.println("provision-topics: " + e.getMessage() + "; " + USAGE);
+      return 2;
+    }
+    var props = new Properties();
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
+    try (Admin admin = Admin.create(props)) {
+      var wanted =
+          freshetTopics(
+              FreshetTopics.create(
+                  io.freshet.schemas.serde.RegistrySettings.of("http://unused", false)),
+              settings);
+      Report report = provision(admin, wanted, Duration.ofSeconds(60));
+      report.created().forEach(t -> out.println(t + ": created"));
+      report.checked().forEach((t, p) -> out.println(t + ": exists, " + p + " partitions"));
+      report.warnings().forEach(w -> out.println("warning: " + w));
+      return 0;
+    } catch (ExecutionException e) {
+      err.println("provision-topics: the cluster refused: " + e.getCause());
+      return 1;
+    } catch (TimeoutException e) {
+      err.println("provision-topics: no answer from " + bootstrap + " within 60 s");
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    }
+  }
+
+  private static final String USAGE =
+      "usage: provision-topics [--bootstrap HOST:PORT] [--partitions N] [--replication-factor N]"
+          + " [--min-insync-replicas N]";
+}

@@ -1,0 +1,36 @@
+package io.freshet.kit.ops;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock a test moves by hand. */
+public final class MutableClock extends Clock {
+
+  private volatile Instant now;
+
+  public MutableClock(Instant start) {
+    this.now = start;
+  }
+
+  public void advance(Duration by) {
+    now = now.plus(by);
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    return this;
+  }
+
+  @Override
+  public Instant instant() {
+    return now;
+  }
+}
