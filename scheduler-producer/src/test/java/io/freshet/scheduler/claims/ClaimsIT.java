@@ -39,7 +39,10 @@ import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** Decision 008's four integration tests, and what leases, epochs and the broker add to them. */
+/**
+ * The four integration tests of ADR 0007 (docs/adr/0007-due-selection-in-sql-with-skip-locked.md),
+ * and what leases, epochs and the broker add to them.
+ */
 class ClaimsIT extends SchedulerItSupport {
 
   @Autowired ClaimRound claimRound;

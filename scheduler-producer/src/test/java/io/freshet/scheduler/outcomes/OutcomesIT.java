@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * DESIGN.md's outcome rules per status, epochs, duplicates, stats, and the Kafka path with its DLQ.
+ * The outcome rules per status of docs/design.md (Outcomes), epochs, duplicates, stats, and the
+ * Kafka path with its DLQ.
  */
 class OutcomesIT extends SchedulerItSupport {
 

@@ -20,7 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-/** ADR 0009's batch run: due-ness judged at the run's windowEnd, through the API. */
+/**
+ * The batch run of ADR 0006 (docs/adr/0006-per-source-cadence-and-the-due-rule.md): due-ness judged
+ * at the run's windowEnd, through the API.
+ */
 class BatchRunIT extends SchedulerItSupport {
 
   private static final String HOURLY = "{\"cadence\":{\"mode\":\"interval\",\"every_minutes\":60}}";
