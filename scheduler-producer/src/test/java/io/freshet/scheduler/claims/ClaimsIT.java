@@ -232,7 +232,7 @@ class ClaimsIT extends SchedulerItSupport {
       springKafka.detachAppender(kafkaErrors);
     }
     assertThat(kafkaErrors.list)
-        .as("issue 7, defect 12: no ERROR line per record; the round's failure is one summary")
+        .as("no ERROR line per record; the round's failure is one summary")
         .noneMatch(e -> e.getLevel() == Level.ERROR);
     assertThat(column(a, "epoch", Long.class)).isZero();
     assertThat(instantColumn(a, "lease_until")).isNull();
@@ -291,7 +291,7 @@ class ClaimsIT extends SchedulerItSupport {
                 .during(Duration.ofSeconds(3))
                 .atMost(Duration.ofSeconds(5))
                 .until(loop::isRunning);
-            // Issue 7, defect 3: readiness stayed UP while every round failed.
+            // Readiness used to stay UP while every round failed.
             await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> readiness.health().getStatus().equals(Status.DOWN));
