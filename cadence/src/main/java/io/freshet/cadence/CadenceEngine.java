@@ -72,12 +72,12 @@ public final class CadenceEngine {
   }
 
   /**
-   * ADR 0009's due rule, for batch runs ({@code now} = the run's {@code windowEnd}) and scans: due
-   * if {@code last_fetch_at} is missing, otherwise if {@code now} has reached the mode's next due
-   * time after {@code last_fetch_at} — for {@code interval} exactly {@code now - last_fetch_at >=
-   * every_minutes}, for {@code always} at every run. A skipped source keeps its {@code
-   * last_fetch_at}: this method changes nothing. On top: not before a {@code Retry-After}, not
-   * sooner than the tier minimum after the last fetch.
+   * The due rule of ADR 0006 (docs/adr/0006-per-source-cadence-and-the-due-rule.md), for batch runs
+   * ({@code now} = the run's {@code windowEnd}) and scans: due if {@code last_fetch_at} is missing,
+   * otherwise if {@code now} has reached the mode's next due time after {@code last_fetch_at} — for
+   * {@code interval} exactly {@code now - last_fetch_at >= every_minutes}, for {@code always} at
+   * every run. A skipped source keeps its {@code last_fetch_at}: this method changes nothing. On
+   * top: not before a {@code Retry-After}, not sooner than the tier minimum after the last fetch.
    */
   public boolean isDue(CadenceSpec spec, SourceSnapshot source, Instant now, BudgetPlan plan) {
     if (source.retryAfter() != null && now.isBefore(source.retryAfter())) {
@@ -88,7 +88,7 @@ public final class CadenceEngine {
       return true;
     }
     // Due-ness is judged as after a successful fetch at last_fetch_at: misses do not delay a batch
-    // run (ADR 0009 keeps last_fetch_at on failure so that the next run retries).
+    // run (ADR 0006 keeps last_fetch_at on failure so that the next run retries).
     SourceSnapshot judged = source.toBuilder().consecutiveMisses(0).build();
     Instant due = limits(policy(spec).nextDue(judged, last, now, plan), judged, last);
     return !now.isBefore(due);

@@ -10,7 +10,8 @@ import java.util.Objects;
  * the values a mode's omitted keys take.
  *
  * @param defaultSpec the cadence of a source with none; Freshet's default is {@code adaptive}. Set
- *     it to {@code always} to keep ADR 0009's "no cadence = always due" rule.
+ *     it to {@code always} to keep the "no cadence = always due" rule of the earlier system that
+ *     ADR 0006 (docs/adr/0006-per-source-cadence-and-the-due-rule.md) restates.
  * @param defaultCategory the category of a source that has none (cold start, signal_adaptive)
  * @param feedDefaultInterval {@code feed_frequency}'s fallback when {@code default_minutes} is
  *     omitted (60 min)

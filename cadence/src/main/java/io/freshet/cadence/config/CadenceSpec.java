@@ -15,7 +15,7 @@ public sealed interface CadenceSpec {
   /** The mode ({@link Mode#jsonName()} is the JSON {@code mode} value). */
   Mode mode();
 
-  /** ADR 0009: due at every run. */
+  /** ADR 0006 (docs/adr/0006-per-source-cadence-and-the-due-rule.md): due at every run. */
   record Always() implements CadenceSpec {
     @Override
     public Mode mode() {
@@ -23,7 +23,7 @@ public sealed interface CadenceSpec {
     }
   }
 
-  /** ADR 0009: due if never fetched or {@code now - last_fetch_at >= every}. */
+  /** ADR 0006: due if never fetched or {@code now - last_fetch_at >= every}. */
   record Interval(Duration every) implements CadenceSpec {
     public Interval {
       requirePositive(every, "every");
@@ -50,8 +50,9 @@ public sealed interface CadenceSpec {
   }
 
   /**
-   * Adaptive-feed spec: mean gap of the last 10 items' publication dates, clamped to [15 min, 24
-   * h]; {@code defaultInterval} when fewer than 2 usable dates.
+   * ADR 0011 (docs/adr/0011-feed-frequency-from-the-last-ten-items.md): mean gap of the last 10
+   * items' publication dates, clamped to [15 min, 24 h]; {@code defaultInterval} when fewer than 2
+   * usable dates.
    */
   record FeedFrequency(Duration defaultInterval) implements CadenceSpec {
     public FeedFrequency {
@@ -65,8 +66,8 @@ public sealed interface CadenceSpec {
   }
 
   /**
-   * Signal-adaptive note: base(category) × yield × type × urgency × backoff, clamped to [floor,
-   * category ceiling].
+   * ADR 0010 (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md): base(category) ×
+   * yield × type × urgency × backoff, clamped to [floor, category ceiling].
    *
    * @param category overrides the source's own category; null to use the source's
    * @param floor overrides the category floor; null to use the category's

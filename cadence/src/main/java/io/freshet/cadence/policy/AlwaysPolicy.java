@@ -7,8 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * ADR 0009's {@code always}: due at every run. After a failure it backs off from {@link
- * Backoff#RETRY_BASE} so that a broken source is not hammered at every scan.
+ * The {@code always} mode of ADR 0006 (docs/adr/0006-per-source-cadence-and-the-due-rule.md): due
+ * at every run. After a failure it backs off from {@link Backoff#RETRY_BASE} so that a broken
+ * source is not hammered at every scan.
  *
  * <p>For budget planning an always-due source counts as one fetch per {@link #SCAN_PERIOD}, the
  * scheduler's scan period.

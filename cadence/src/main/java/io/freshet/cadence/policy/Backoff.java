@@ -16,7 +16,10 @@ public final class Backoff {
 
   private Backoff() {}
 
-  /** The signal-adaptive note's backoff_factor(consecutive_misses): 2^min(misses, 6). */
+  /**
+   * The backoff_factor(consecutive_misses) of ADR 0010
+   * (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md): 2^min(misses, 6).
+   */
   public static double factor(int consecutiveMisses) {
     if (consecutiveMisses <= 0) {
       return 1.0;

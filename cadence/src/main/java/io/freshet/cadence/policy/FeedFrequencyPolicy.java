@@ -10,10 +10,11 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The adaptive-feed spec's {@code feed_frequency}, exactly: the interval is the mean gap between
- * the publication dates of the feed's <b>last 10 items</b>, clamped to [{@link #MIN} = 15 min,
- * {@link #MAX} = 24 h]. With fewer than 2 usable dates it is the configured default interval. It
- * applies after a successful fetch and after a 304 alike.
+ * {@code feed_frequency} as ADR 0011 (docs/adr/0011-feed-frequency-from-the-last-ten-items.md)
+ * fixes it, exactly: the interval is the mean gap between the publication dates of the feed's
+ * <b>last 10 items</b>, clamped to [{@link #MIN} = 15 min, {@link #MAX} = 24 h]. With fewer than 2
+ * usable dates it is the configured default interval. It applies after a successful fetch and after
+ * a 304 alike.
  *
  * <p>Usable dates: present and not in the future (a date after the evaluation instant is malformed
  * for a published item). The mean gap of n sorted dates is (newest − oldest) / (n − 1). When the
@@ -23,10 +24,10 @@ import java.util.List;
  */
 public final class FeedFrequencyPolicy implements CadencePolicy {
 
-  /** The spec's floor: never more often than every 15 minutes. */
+  /** ADR 0011's floor: never more often than every 15 minutes. */
   public static final Duration MIN = Duration.ofMinutes(15);
 
-  /** The spec's ceiling: at least once a day. */
+  /** ADR 0011's ceiling: at least once a day. */
   public static final Duration MAX = Duration.ofHours(24);
 
   /** How many of the most recent items the mean is taken over. */
@@ -38,7 +39,7 @@ public final class FeedFrequencyPolicy implements CadencePolicy {
     this.defaultInterval = defaultInterval;
   }
 
-  /** The adaptive interval before backoff and budget (the spec's rule). */
+  /** The adaptive interval before backoff and budget (ADR 0011's rule). */
   public Duration interval(SourceSnapshot source, Instant now) {
     List<Instant> usable = new ArrayList<>();
     for (Instant p : source.recentPublishedAt()) {
@@ -57,7 +58,7 @@ public final class FeedFrequencyPolicy implements CadencePolicy {
         && !source.publishIntervalAvg().isNegative()) {
       mean = source.publishIntervalAvg();
     } else {
-      // Fewer than 2 usable dates: the spec's fallback, unclamped (it is configuration).
+      // Fewer than 2 usable dates: ADR 0011's fallback, unclamped (it is configuration).
       return defaultInterval;
     }
     return Durations.clamp(mean, MIN, MAX);

@@ -7,9 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * ADR 0009's {@code interval}: due if {@code last_fetch_at} is missing or {@code now -
- * last_fetch_at >= every_minutes}. Failures back off from the interval, up to {@code max(every,
- * maxBackoff)}.
+ * The {@code interval} mode of ADR 0006 (docs/adr/0006-per-source-cadence-and-the-due-rule.md): due
+ * if {@code last_fetch_at} is missing or {@code now - last_fetch_at >= every_minutes}. Failures
+ * back off from the interval, up to {@code max(every, maxBackoff)}.
  */
 public final class IntervalPolicy implements CadencePolicy {
 

@@ -9,7 +9,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The signal-adaptive note's {@code compute_cadence}, exactly:
+ * The {@code compute_cadence} of ADR 0010
+ * (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md), exactly:
  *
  * <pre>
  * effective = base(category) × yield × type × urgency × backoff(consecutive_misses)
@@ -31,7 +32,7 @@ public final class SignalAdaptivePolicy implements CadencePolicy {
     this.fallbackCategory = fallbackCategory;
   }
 
-  /** The effective cadence of the note, before budget compression. */
+  /** The effective cadence of ADR 0010, before budget compression. */
   public Duration effectiveCadence(SourceSnapshot source) {
     Category category = category(source);
     double multiplier = Backoff.factor(source.consecutiveMisses());

@@ -3,8 +3,10 @@ package io.freshet.cadence.policy;
 import io.freshet.cadence.source.SignalType;
 
 /**
- * The signal-adaptive note's multiplier table, shared by {@code signal_adaptive} (as multipliers of
- * the interval) and {@code adaptive} (inverted, as importance weights).
+ * The multiplier table of ADR 0010
+ * (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md), shared by {@code
+ * signal_adaptive} (as multipliers of the interval) and {@code adaptive} (inverted, as importance
+ * weights).
  *
  * <table>
  *   <caption>Multipliers</caption>

@@ -7,23 +7,27 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * A source's category: the signal-adaptive note's base cadence, floor and ceiling per kind of
- * source.
+ * A source's category: the base cadence of ADR 0010
+ * (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md), floor and ceiling per kind
+ * of source.
  *
  * <p>Social 12 h, search 24 h and website/institutional 168 h bases, and the 72 h (social) and 360
- * h (website) ceilings come from the note. The others are Freshet's choices:
+ * h (website) ceilings come from the earlier system's note that ADR 0010 restates. The others are
+ * Freshet's choices:
  *
  * <ul>
  *   <li>{@code rss}: base 1 h, floor 15 min, ceiling 24 h — a feed is cheap to poll with a
- *       conditional GET, and the adaptive-feed spec bounds feeds to [15 min, 24 h];
- *   <li>{@code calendar}: base 6 h, floor 1 h, ceiling 72 h — events are perishable (ADR-073's four
- *       syncs a day for the starter tier);
+ *       conditional GET, and ADR 0011 (docs/adr/0011-feed-frequency-from-the-last-ten-items.md)
+ *       bounds feeds to [15 min, 24 h];
+ *   <li>{@code calendar}: base 6 h, floor 1 h, ceiling 72 h — events are perishable (ADR 0008
+ *       (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md): four syncs a day for
+ *       the starter tier);
  *   <li>{@code api}: base 6 h, floor 1 h, ceiling 168 h — APIs have sync cursors, so a fetch is
  *       incremental but rate-limited;
  *   <li>{@code search}: ceiling 168 h, floor 4 h.
  * </ul>
  *
- * <p>The floor of the human-facing categories is the note's proposal of 4 h ("1 h feels aggressive
+ * <p>The floor of the human-facing categories is that note's proposal of 4 h ("1 h feels aggressive
  * (cost). 4 h as floor?").
  */
 public enum Category {

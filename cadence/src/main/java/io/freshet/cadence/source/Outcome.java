@@ -30,7 +30,8 @@ public sealed interface Outcome {
   }
 
   /**
-   * The attempt failed; {@code last_fetch_at} is untouched (ADR 0009), misses grow by one.
+   * The attempt failed; {@code last_fetch_at} is untouched (ADR 0006
+   * (docs/adr/0006-per-source-cadence-and-the-due-rule.md)), misses grow by one.
    *
    * @param retryAfter the server's {@code Retry-After} as an instant, or null
    */

@@ -5,7 +5,10 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-/** What an item tells its readers; ordered by urgency as the signal-adaptive note ranks them. */
+/**
+ * What an item tells its readers; ordered by urgency as ADR 0010
+ * (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md) ranks them.
+ */
 public enum SignalType {
   EVENT,
   ASK,

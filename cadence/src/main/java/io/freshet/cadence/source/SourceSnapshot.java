@@ -85,8 +85,9 @@ public record SourceSnapshot(
 
   /**
    * The row after the scheduler applied {@code outcome}: success and 304 set {@code last_fetch_at}
-   * and reset misses; a failure keeps {@code last_fetch_at} (ADR 0009) and adds a miss. Stats
-   * fields are kept: they arrive separately on {@code freshet.source.stats.v1}.
+   * and reset misses; a failure keeps {@code last_fetch_at} (ADR 0006
+   * (docs/adr/0006-per-source-cadence-and-the-due-rule.md)) and adds a miss. Stats fields are kept:
+   * they arrive separately on {@code freshet.source.stats.v1}.
    */
   public SourceSnapshot after(Outcome outcome) {
     return switch (outcome) {

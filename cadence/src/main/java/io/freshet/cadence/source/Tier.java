@@ -7,8 +7,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * A tenant's tier and the minimum interval it buys (ADR-073: free twice a day, starter four times a
- * day, pro hourly). No cadence mode, budget or manual override of the schedule goes below it.
+ * A tenant's tier and the minimum interval it buys (ADR 0008
+ * (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md): free twice a day, starter
+ * four times a day, pro hourly). No cadence mode, budget or manual override of the schedule goes
+ * below it.
  */
 public enum Tier {
   FREE(Duration.ofHours(12)),

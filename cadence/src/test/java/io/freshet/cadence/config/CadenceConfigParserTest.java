@@ -135,7 +135,7 @@ class CadenceConfigParserTest {
 
   @Test
   void aCronExpressionThatNeverFiresIsAnError() {
-    // Issue 7, defect 12: 31 February was accepted and the source was never due again.
+    // 31 February used to be accepted, and the source was then never due again.
     assertThatThrownBy(() -> parser.parse("{\"mode\":\"cron\",\"expression\":\"0 0 31 2 *\"}"))
         .hasMessageStartingWith("cadence.expression: '0 0 31 2 *' never fires");
   }

@@ -46,7 +46,8 @@ class SignalAdaptivePolicyTest {
   @Test
   void workedExample3_activeFoodShelfInstagram_isSixHours() {
     // 12 h × 1.0 (2 signals/scrape) × 0.5 (give/ask, mostly ask) × 1.0 (urgency) = 6 h.
-    // The note calls the urgency "ongoing programs" and gives it 1.0, the 7–30 day row; read with
+    // ADR 0010 (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md): its third
+    // example calls the urgency "ongoing programs" and gives it 1.0, the 7–30 day row; read with
     // the table's "no dates → 1.5" it would be 9 h. Ongoing programs recur, so their dates are
     // 7–30 days out: that is how the example is represented here.
     SourceSnapshot s =

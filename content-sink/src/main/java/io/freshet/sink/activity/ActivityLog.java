@@ -9,17 +9,18 @@ import org.springframework.stereotype.Repository;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The per-fetch activity log (ADR-073): one row per fetch request, written from both topics. A
- * request's {@code ContentFetched} records add their counts (written by {@link
- * io.freshet.sink.ingest.ContentUpserter}'s statement, in the same statement as the upsert); its
- * {@code FetchCompleted} fills in the outcome here. Either may come first; the row is
+ * The per-fetch activity log (ADR 0008
+ * (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md)): one row per fetch request,
+ * written from both topics. A request's {@code ContentFetched} records add their counts (written by
+ * {@link io.freshet.sink.ingest.ContentUpserter}'s statement, in the same statement as the upsert);
+ * its {@code FetchCompleted} fills in the outcome here. Either may come first; the row is
  * <em>complete</em> once the outcome is in and as many records have arrived as the fetch emitted.
  */
 @Repository
 public class ActivityLog {
 
   // The cursor a fetch used is the one the source's previous successful fetch handed back (a
-  // failed fetch keeps the old cursor, ADR 0009), so it is looked up, not carried by the event.
+  // failed fetch keeps the old cursor, ADR 0008), so it is looked up, not carried by the event.
   private static final String OUTCOME =
       """
       INSERT INTO activity_log AS l

@@ -17,11 +17,12 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * {@code cleanup_expired_content} (ADR-073): deletes content rows whose {@code expires_at} has
- * passed and that carry no retention mark, in batches of {@code freshet.cleanup.batch-size}, each
- * its own short transaction; then activity-log rows older than {@code
- * freshet.cleanup.activity-retention}. One run at a time across every sink instance: a session
- * advisory lock is tried first, and an instance that does not get it skips its run.
+ * {@code cleanup_expired_content} (ADR 0008
+ * (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md)): deletes content rows whose
+ * {@code expires_at} has passed and that carry no retention mark, in batches of {@code
+ * freshet.cleanup.batch-size}, each its own short transaction; then activity-log rows older than
+ * {@code freshet.cleanup.activity-retention}. One run at a time across every sink instance: a
+ * session advisory lock is tried first, and an instance that does not get it skips its run.
  */
 @Service
 public class ContentCleaner {

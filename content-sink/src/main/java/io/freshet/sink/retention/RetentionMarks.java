@@ -12,9 +12,10 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Retention marks (ADR-073's {@code mark_content_retained}): a marked version never expires while a
- * mark exists; releasing the marks lets it expire again at its {@code expires_at}. The only writer
- * of {@code content_retention}.
+ * Retention marks ({@code mark_content_retained} of ADR 0008
+ * (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md)): a marked version never
+ * expires while a mark exists; releasing the marks lets it expire again at its {@code expires_at}.
+ * The only writer of {@code content_retention}.
  */
 @Service
 public class RetentionMarks {

@@ -69,9 +69,10 @@ public record WorkerProperties(
   }
 
   /**
-   * @param connectTimeout time to open a connection (ADR-073: 10 s)
-   * @param totalTimeout time from sending a request to the last byte of its body (ADR-073: 30 s)
-   * @param maxRetries retries after 429/5xx (ADR-073: 3)
+   * @param connectTimeout time to open a connection (ADR 0008
+   *     (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md): 10 s)
+   * @param totalTimeout time from sending a request to the last byte of its body (ADR 0008: 30 s)
+   * @param maxRetries retries after 429/5xx (ADR 0008: 3)
    * @param retryBase first retry delay, doubled for each next one (1 s, 2 s, 4 s)
    * @param maxRetryWait longest Retry-After waited for within a fetch; longer ends the fetch and is
    *     reported as retry_after

@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param connectTimeout time to open a connection
  * @param totalTimeout time from sending a request to the last byte of its body
- * @param maxRetries retries after a 429 or 5xx (ADR-073: 3)
+ * @param maxRetries retries after a 429 or 5xx (ADR 0008
+ *     (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md): 3)
  * @param retryBase first retry delay; each next one doubles (1 s, 2 s, 4 s)
  * @param maxRetryWait longest Retry-After the worker waits for inside one fetch; a longer one ends
  *     the fetch and is reported as {@code retry_after} for the scheduler

@@ -293,7 +293,7 @@ class FetchWorkerIT {
   }
 
   /**
-   * The issue's politeness case at its full size without waiting 200 s: 200 sources on one host
+   * The required politeness case at its full size without waiting 200 s: 200 sources on one host
    * with a 1 s delay (all in one partition, as the host key puts them), 300 more on two other host
    * names for the same loopback server, spread over the other partitions. The slow host's requests
    * carry a 20 s lease ({@code not_after}), so about 20 of them are fetched, one per second, and

@@ -188,7 +188,8 @@ class CadenceEndToEndIT {
     assertThat(stats1.get(probe("ad-busy")).interval()).isLessThan(adaptiveColdStart);
     assertThat(stats1.get(probe("ad-dormant")).interval()).isGreaterThan(adaptiveColdStart);
 
-    // signal_adaptive: the category base until 3 fetches (cold start), then the note's table.
+    // signal_adaptive: the category base until 3 fetches (cold start), then the table of
+    // ADR 0010 (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md).
     for (String name : List.of("sa-busy", "sa-dormant")) {
       Probe p = probe(name);
       assertThat(stats1.get(p).interval()).as(name + " cold").isEqualTo(before.get(p).interval());
@@ -206,7 +207,7 @@ class CadenceEndToEndIT {
     assertThat(dormant.yield()).as("one version in three fetches").isLessThan(3);
     assertThat(dormant.medianDays()).as("a page has no event dates").isNull();
     assertThat(dormant.interval())
-        .as("168 h × 1 × 1 × 1.5 (no dates), the note's dormant page")
+        .as("168 h × 1 × 1 × 1.5 (no dates), ADR 0010's dormant page")
         .isEqualTo(Duration.ofHours(252))
         .isGreaterThan(before.get(probe("sa-dormant")).interval());
 
@@ -365,8 +366,9 @@ class CadenceEndToEndIT {
   }
 
   /**
-   * The adaptive-feed spec's mean gap over what the demo web listed at {@code fetchedAt}: the 10
-   * newest distinct publication dates (wall time), (newest − oldest) / (n − 1).
+   * The mean gap of ADR 0011 (docs/adr/0011-feed-frequency-from-the-last-ten-items.md) over what
+   * the demo web listed at {@code fetchedAt}: the 10 newest distinct publication dates (wall time),
+   * (newest − oldest) / (n − 1).
    */
   static Duration meanGapOfLatestTen(DemoSource s, Instant fetchedAt) {
     List<Instant> dates =
@@ -379,7 +381,7 @@ class CadenceEndToEndIT {
     return Duration.between(dates.getLast(), dates.getFirst()).dividedBy(dates.size() - 1);
   }
 
-  /** Seed 001's rule: base × yield × type × urgency, clamped to [floor, ceiling]. */
+  /** ADR 0010's rule: base × yield × type × urgency, clamped to [floor, ceiling]. */
   static Duration signalAdaptive(Duration base, Duration floor, SourceSchedule r) {
     double yield = r.yield() != null && r.yield() >= 3 ? 0.5 : 1.0;
     double type =

@@ -29,9 +29,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * sources are claimed by a later round. Row locks are held only for this transaction, never during
  * a fetch.
  *
- * <p>Error isolation (Decision 008): a source whose request can never be sent (e.g. too large) is
- * set aside in the same transaction — its claim released, the error recorded, a backoff applied —
- * and the others go out.
+ * <p>Error isolation (ADR 0007 (docs/adr/0007-due-selection-in-sql-with-skip-locked.md)): a source
+ * whose request can never be sent (e.g. too large) is set aside in the same transaction — its claim
+ * released, the error recorded, a backoff applied — and the others go out.
  */
 @Component
 public class ClaimRound {

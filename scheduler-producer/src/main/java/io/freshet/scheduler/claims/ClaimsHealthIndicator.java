@@ -5,9 +5,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
- * Readiness of "can claim and emit" (issue 7, defect 3): DOWN while the latest claim round failed
- * (database unreachable, broker not acknowledging, schemas not registered...), with its cause. It
- * reads what the claim loop last saw, so it answers at once whatever is down.
+ * Readiness of "can claim and emit", so that an instance whose every round fails is not reported
+ * UP: DOWN while the latest claim round failed (database unreachable, broker not acknowledging,
+ * schemas not registered...), with its cause. It reads what the claim loop last saw, so it answers
+ * at once whatever is down.
  */
 @Component("claims")
 class ClaimsHealthIndicator implements HealthIndicator {

@@ -8,7 +8,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Keeps {@code max-in-flight} a cap across every instance and claim thread (issue 7, defect 6).
+ * Keeps {@code max-in-flight} a cap across every instance and claim thread, not per round.
  *
  * <p>A claim's leases become visible to other transactions only when it commits, after the broker
  * acknowledged its requests, so counting leases alone lets concurrent rounds each see room for a

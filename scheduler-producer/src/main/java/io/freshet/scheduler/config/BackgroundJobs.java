@@ -16,8 +16,8 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
  * The periodic jobs, timed by {@link SchedulerProperties} (no {@code @Scheduled} placeholders
  * elsewhere): the schedule gauges every {@code gauge-refresh}, the budget plan every {@code
  * budget-replan-interval}. While the database is down each job writes one line when its outage
- * starts, a reminder now and then, and one when it ends — not a stack trace per run (issue 7,
- * defect 9).
+ * starts, a reminder now and then, and one when it ends — not a stack trace per run, which would
+ * bury everything else in the log.
  */
 @Configuration(proxyBeanMethods = false)
 class BackgroundJobs implements SchedulingConfigurer {

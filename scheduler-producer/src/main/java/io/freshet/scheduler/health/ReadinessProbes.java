@@ -18,7 +18,7 @@ import org.springframework.stereotype.Component;
  * database answers a query and the broker answers a metadata request, each within {@code
  * health-probe-timeout}. Readiness reports the latest results ({@code database}, {@code broker})
  * beside the claim loop's own ({@code claims}), so it is DOWN while either is unreachable or frozen
- * and answers at once (issue 7, defect 3).
+ * and answers at once: a health request never waits on a frozen dependency.
  */
 @Component
 class ReadinessProbes implements SmartLifecycle {

@@ -17,12 +17,13 @@ import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
 /**
- * A pipeline run on the user's own schedule (ADR 0009): every enabled source is judged due or not
- * at the run's {@code windowEnd} by its cadence rule — {@code last_fetch_at} missing, or {@code
+ * A pipeline run on the user's own schedule (ADR 0006
+ * (docs/adr/0006-per-source-cadence-and-the-due-rule.md)): every enabled source is judged due or
+ * not at the run's {@code windowEnd} by its cadence rule — {@code last_fetch_at} missing, or {@code
  * windowEnd - last_fetch_at >= every_minutes} for {@code interval}, always for {@code always} — and
  * the due ones are claimed and requested. Sources skipped for cadence are left exactly as they were
  * (their {@code last_fetch_at} untouched). The whole table is judged, page by page: no LIMIT before
- * the due check (Decision 008).
+ * the due check (ADR 0007 (docs/adr/0007-due-selection-in-sql-with-skip-locked.md)).
  */
 @Service
 public class BatchRunService {

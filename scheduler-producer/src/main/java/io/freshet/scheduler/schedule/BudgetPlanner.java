@@ -18,10 +18,12 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Keeps the global fetch budget's plan (signal-adaptive note's open question: a global cost ceiling
- * that compresses cadences). Every {@code budget-replan-interval} it reads every enabled source's
- * demand and asks the cadence module for the plan — the optimal price for {@code adaptive} sources,
- * a proportional compression for the others. With no budget the plan is {@link BudgetPlan#NONE}.
+ * Keeps the global fetch budget's plan (an open question of the earlier note that ADR 0010
+ * (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md) restates: a global cost
+ * ceiling that compresses cadences). Every {@code budget-replan-interval} it reads every enabled
+ * source's demand and asks the cadence module for the plan — the optimal price for {@code adaptive}
+ * sources, a proportional compression for the others. With no budget the plan is {@link
+ * BudgetPlan#NONE}.
  */
 @Component
 public class BudgetPlanner {

@@ -15,7 +15,8 @@ final class Cursors {
   /**
    * After {@code ok}/{@code partial} (with the worker's new cursor) or {@code not_modified} (no new
    * cursor): the new cursor's entries replace the old ones, and {@code last_fetch_at} becomes the
-   * fetch time (ADR 0009: updated only after a successful fetch).
+   * fetch time (ADR 0006 (docs/adr/0006-per-source-cadence-and-the-due-rule.md): updated only after
+   * a successful fetch).
    */
   static String afterSuccess(
       String oldCursorJson, Map<String, String> newCursor, Instant fetchedAt) {

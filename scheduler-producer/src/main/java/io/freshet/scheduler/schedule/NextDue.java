@@ -78,8 +78,9 @@ public class NextDue {
   }
 
   /**
-   * Whether the row is due at a batch run's {@code windowEnd} (ADR 0009's rule for its mode). Batch
-   * runs are an operator's explicit window in wall time: not scaled.
+   * Whether the row is due at a batch run's {@code windowEnd} (the rule of ADR 0006
+   * (docs/adr/0006-per-source-cadence-and-the-due-rule.md) for its mode). Batch runs are an
+   * operator's explicit window in wall time: not scaled.
    */
   public boolean isDueAt(ScheduleRow row, Instant windowEnd) {
     return engine.isDue(spec(row), SnapshotMapper.snapshot(row), windowEnd);

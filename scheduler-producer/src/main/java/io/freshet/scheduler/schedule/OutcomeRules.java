@@ -10,16 +10,18 @@ import java.time.Instant;
  * What one {@code FetchCompleted} does to its source's row — a pure function of (row, event, now),
  * tested without a database ({@code OutcomeRulesTest}); {@link ScheduleRepository} stores the
  * result. An outcome counts only if it answers the row's current claim (same epoch, lease not yet
- * released): a redelivered, duplicate or stale one changes nothing. Per status (DESIGN.md,
- * Scheduling → Outcome):
+ * released): a redelivered, duplicate or stale one changes nothing. Per status (docs/design.md,
+ * Outcomes):
  *
  * <ul>
  *   <li>{@code ok}/{@code partial}: the new cursor, {@code last_fetch_at} = fetch time, misses
  *       reset;
- *   <li>{@code not_modified}: {@code last_fetch_at} moves, the cursor stays (adaptive spec: a 304
- *       reschedules too);
- *   <li>{@code failed}: cursor and {@code last_fetch_at} untouched (ADR 0009, ADR-073), a miss
- *       more, backoff, {@code Retry-After} as a floor;
+ *   <li>{@code not_modified}: {@code last_fetch_at} moves, the cursor stays (ADR 0011
+ *       (docs/adr/0011-feed-frequency-from-the-last-ten-items.md): a 304 reschedules too);
+ *   <li>{@code failed}: cursor and {@code last_fetch_at} untouched (ADR 0006
+ *       (docs/adr/0006-per-source-cadence-and-the-due-rule.md), ADR 0008
+ *       (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md)), a miss more, backoff,
+ *       {@code Retry-After} as a floor;
  *   <li>{@code expired}: nothing was fetched; the lease is released and the source is due now;
  *   <li>{@code unknown} (a symbol of a newer schema this build does not know): a poison record.
  * </ul>

@@ -19,10 +19,11 @@ import org.springframework.stereotype.Repository;
  * What the new values are is decided elsewhere, in plain Java ({@link OutcomeRules}, {@link
  * NextDue}); this class only stores them. Writes must run inside the caller's transaction.
  *
- * <p>Claims (Decision 008): one statement selects the due sources — the due check in SQL before the
- * LIMIT — with {@code FOR UPDATE SKIP LOCKED}, so concurrent schedulers never take the same row,
- * and in the same statement bumps the epoch, sets the lease and moves the due time to the lease
- * end, so an unanswered claim makes the source due again when its lease expires.
+ * <p>Claims (ADR 0007 (docs/adr/0007-due-selection-in-sql-with-skip-locked.md)): one statement
+ * selects the due sources — the due check in SQL before the LIMIT — with {@code FOR UPDATE SKIP
+ * LOCKED}, so concurrent schedulers never take the same row, and in the same statement bumps the
+ * epoch, sets the lease and moves the due time to the lease end, so an unanswered claim makes the
+ * source due again when its lease expires.
  */
 @Repository
 public class ScheduleRepository {
@@ -183,7 +184,7 @@ public class ScheduleRepository {
   }
 
   /**
-   * Releases a claim whose request can never be sent (Decision 008's error isolation): the error
+   * Releases a claim whose request can never be sent (ADR 0007's error isolation): the error
    * recorded, one miss more, due again at {@code nextDue} (the cadence module's backoff).
    */
   public void setAside(UUID id, String error, int misses, Instant nextDue, Instant now) {
@@ -206,8 +207,9 @@ public class ScheduleRepository {
   }
 
   /**
-   * The adaptive spec's manual override, in one statement: flags the source and, unless a claim's
-   * lease is active, makes it due now. Empty if there is no such enabled source.
+   * The manual override of ADR 0011 (docs/adr/0011-feed-frequency-from-the-last-ten-items.md), in
+   * one statement: flags the source and, unless a claim's lease is active, makes it due now. Empty
+   * if there is no such enabled source.
    */
   public Optional<FetchRequest> requestFetch(UUID id, Instant now) {
     return jdbc.sql(REQUEST_FETCH)

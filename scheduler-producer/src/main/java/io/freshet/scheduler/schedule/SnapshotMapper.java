@@ -14,7 +14,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Turns a {@link ScheduleRow} into the cadence module's {@link SourceSnapshot}: the row is all that
- * computing cadence reads (signal-adaptive note: no queries at scheduling time).
+ * computing cadence reads (ADR 0010
+ * (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md): no queries at scheduling
+ * time).
  */
 public final class SnapshotMapper {
 
@@ -45,8 +47,10 @@ public final class SnapshotMapper {
   }
 
   /**
-   * {@code cursor_json.last_fetch_at} (ADR 0009), or null when absent or not an ISO instant (a
-   * malformed value is treated as never fetched, which makes the source due: the safe side).
+   * {@code cursor_json.last_fetch_at} (ADR 0006
+   * (docs/adr/0006-per-source-cadence-and-the-due-rule.md)), or null when absent or not an ISO
+   * instant (a malformed value is treated as never fetched, which makes the source due: the safe
+   * side).
    */
   public static Instant lastFetchAt(String cursorJson) {
     if (cursorJson == null || cursorJson.isBlank()) {

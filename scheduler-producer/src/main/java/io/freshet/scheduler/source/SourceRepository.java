@@ -193,9 +193,10 @@ public class SourceRepository {
   }
 
   /**
-   * The adaptive spec's manual override: flags the source and, unless a fetch is in flight, makes
-   * it due now ({@link ScheduleRepository#requestFetch}, the owner of schedule writes). Empty if
-   * there is no such enabled source.
+   * The manual override of ADR 0011 (docs/adr/0011-feed-frequency-from-the-last-ten-items.md):
+   * flags the source and, unless a fetch is in flight, makes it due now ({@link
+   * ScheduleRepository#requestFetch}, the owner of schedule writes). Empty if there is no such
+   * enabled source.
    */
   public Optional<FetchRequest> requestFetch(UUID id, Instant now) {
     return schedule.requestFetch(id, now);

@@ -39,7 +39,10 @@ import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** Decision 008's four integration tests, and what leases, epochs and the broker add to them. */
+/**
+ * The four integration tests of ADR 0007 (docs/adr/0007-due-selection-in-sql-with-skip-locked.md),
+ * and what leases, epochs and the broker add to them.
+ */
 class ClaimsIT extends SchedulerItSupport {
 
   @Autowired ClaimRound claimRound;
@@ -229,7 +232,7 @@ class ClaimsIT extends SchedulerItSupport {
       springKafka.detachAppender(kafkaErrors);
     }
     assertThat(kafkaErrors.list)
-        .as("issue 7, defect 12: no ERROR line per record; the round's failure is one summary")
+        .as("no ERROR line per record; the round's failure is one summary")
         .noneMatch(e -> e.getLevel() == Level.ERROR);
     assertThat(column(a, "epoch", Long.class)).isZero();
     assertThat(instantColumn(a, "lease_until")).isNull();
@@ -288,7 +291,7 @@ class ClaimsIT extends SchedulerItSupport {
                 .during(Duration.ofSeconds(3))
                 .atMost(Duration.ofSeconds(5))
                 .until(loop::isRunning);
-            // Issue 7, defect 3: readiness stayed UP while every round failed.
+            // Readiness used to stay UP while every round failed.
             await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> readiness.health().getStatus().equals(Status.DOWN));

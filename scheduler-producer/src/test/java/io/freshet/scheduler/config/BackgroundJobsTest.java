@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
-/** Issue 7, defect 9: the budget planner logged Spring's stack trace every run of an outage. */
+/** The budget planner used to log Spring's stack trace on every run of an outage. */
 class BackgroundJobsTest {
 
   @Test

@@ -14,7 +14,7 @@ import org.springframework.boot.health.contributor.Status;
 
 /**
  * A frozen dependency (a broker stopped with SIGSTOP answers nothing, it does not refuse) must turn
- * readiness DOWN, and a health request must never wait for it (issue 7, defect 3).
+ * readiness DOWN, and a health request must never wait for it.
  */
 class ProbeTest {
 

@@ -16,8 +16,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * Issue 7, defect 3: readiness stayed UP while PostgreSQL was down and {@code /actuator/health}
- * hung for the pool's timeout. It must say "cannot claim and emit" and answer within a second.
+ * Readiness once stayed UP while PostgreSQL was down and {@code /actuator/health} hung for the
+ * pool's timeout. It must say "cannot claim and emit" and answer within a second.
  */
 @TestPropertySource(
     properties = {

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * DESIGN.md's outcome rules per status, epochs, duplicates, stats, and the Kafka path with its DLQ.
+ * The outcome rules per status of docs/design.md (Outcomes), epochs, duplicates, stats, and the
+ * Kafka path with its DLQ.
  */
 class OutcomesIT extends SchedulerItSupport {
 
@@ -104,7 +105,7 @@ class OutcomesIT extends SchedulerItSupport {
 
   @Test
   void statsAfterAFailureOfANeverFetchedSourceKeepItsBackoffAndRetryAfter() {
-    // Issue 7, defect 1: stats made a never-fetched source due at once, cancelling Retry-After.
+    // Stats once made a never-fetched source due at once, cancelling Retry-After.
     UUID id =
         source().config(HOURLY).claimed(1, Instant.now().plus(Duration.ofMinutes(5))).insert();
     Instant retryAfter = Instant.now().plus(Duration.ofHours(2)).truncatedTo(ChronoUnit.MILLIS);
@@ -203,7 +204,7 @@ class OutcomesIT extends SchedulerItSupport {
     applier.apply(completed(id, 1, FetchStatus.ok));
 
     assertThat(instantColumn(id, "next_due_at")).isBeforeOrEqualTo(Instant.now());
-    // Issue 7, defect 4: the follow-up request must still say it was asked for by a user.
+    // The follow-up request must still say it was asked for by a user.
     assertThat(column(id, "manual_requested", Boolean.class)).isTrue();
     assertThat(claimRound.claimDue()).isOne();
     assertThat(requestsOfTenant())

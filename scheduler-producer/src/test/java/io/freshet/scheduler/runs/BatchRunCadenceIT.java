@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Issue 7, defect 12: a stored cadence corrupted by hand made {@code /runs} throw, while the
- * outcome path fell back to the default. Every path now asks the same facade, which falls back.
+ * A stored cadence corrupted by hand once made {@code /runs} throw, while the outcome path fell
+ * back to the default. Every path now asks the same facade, which falls back.
  */
 class BatchRunCadenceIT extends SchedulerItSupport {
 

@@ -20,7 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
-/** ADR 0009's batch run: due-ness judged at the run's windowEnd, through the API. */
+/**
+ * The batch run of ADR 0006 (docs/adr/0006-per-source-cadence-and-the-due-rule.md): due-ness judged
+ * at the run's windowEnd, through the API.
+ */
 class BatchRunIT extends SchedulerItSupport {
 
   private static final String HOURLY = "{\"cadence\":{\"mode\":\"interval\",\"every_minutes\":60}}";
@@ -85,7 +88,7 @@ class BatchRunIT extends SchedulerItSupport {
 
   @Test
   void hourlyRunsFetchAnHourlySourceInEveryRunNotEverySecondOne() {
-    // Issue 7, defect 11: last_fetch_at was the fetch's finish time, a little after the run's
+    // Before ADR 0003, last_fetch_at was the fetch's finish time, a little after the run's
     // window_end, so the next hourly run judged the source 59 minutes old and skipped it.
     Instant first =
         Instant.now().minus(Duration.ofHours(2)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
@@ -121,7 +124,7 @@ class BatchRunIT extends SchedulerItSupport {
 
   @Test
   void aRunWithAnUnknownFieldOrTenantIsRefusedAndRequestsNothing() throws Exception {
-    // Issue 7, defect 2: "tenantId" was ignored and the run went over every tenant.
+    // "tenantId" used to be ignored, and the run went over every tenant.
     source().config(HOURLY).insert();
     String windowEnd = Instant.now().minusSeconds(60).toString();
 

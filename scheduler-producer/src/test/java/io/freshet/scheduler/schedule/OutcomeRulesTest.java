@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The outcome rules of DESIGN.md (Scheduling → Outcome), without a database. */
+/** The outcome rules of docs/design.md (Outcomes), without a database. */
 class OutcomeRulesTest {
 
   private static final UUID ID = UUID.randomUUID();

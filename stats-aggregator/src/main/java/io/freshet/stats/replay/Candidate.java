@@ -29,8 +29,10 @@ public record Candidate(String name, String policy, double scale, Double budgetP
   }
 
   /**
-   * Candidates replayed when no file is given: adaptive at half and twice the budget, the seeds'
-   * modes and a fixed hour.
+   * Candidates replayed when no file is given: adaptive at half and twice the budget, {@code
+   * feed_frequency} (ADR 0011, docs/adr/0011-feed-frequency-from-the-last-ten-items.md) and {@code
+   * signal_adaptive} (ADR 0010, docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md),
+   * and a fixed hour.
    */
   public static List<Candidate> defaults(double budgetPerHour) {
     return List.of(

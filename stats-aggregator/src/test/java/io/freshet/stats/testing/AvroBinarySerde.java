@@ -13,8 +13,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Plain Avro binary without a registry, for {@code TopologyTestDriver} tests only (DESIGN.md:
- * driver tests may use an in-memory serde; the *IT tests use the real registry serde).
+ * Plain Avro binary without a registry, for {@code TopologyTestDriver} tests only (docs/design.md,
+ * Tests: driver tests may use an in-memory serde; the *IT tests use the real registry serde).
  */
 public final class AvroBinarySerde<T extends SpecificRecord> implements Serde<T> {
 

@@ -12,8 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The seeds' {@code feed_frequency} (adaptive-feed spec), run through the production {@link
- * CadenceEngine}: the snapshot carries the publication times of the items the fetch listed.
+ * {@code feed_frequency} (ADR 0011 (docs/adr/0011-feed-frequency-from-the-last-ten-items.md)), run
+ * through the production {@link CadenceEngine}: the snapshot carries the publication times of the
+ * items the fetch listed.
  */
 public final class EngineFeedFrequencyPolicy implements SimPolicy {
 

@@ -12,9 +12,10 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The seeds' {@code signal_adaptive} (signal-adaptive note), run through the production {@link
- * CadenceEngine}: the snapshot carries the yield, dominant type and urgency that the fetches so far
- * observed ({@link SignalTracker}), and the simulation's category.
+ * {@code signal_adaptive} (ADR 0010
+ * (docs/adr/0010-signal-adaptive-cadence-and-its-multiplier-table.md)), run through the production
+ * {@link CadenceEngine}: the snapshot carries the yield, dominant type and urgency that the fetches
+ * so far observed ({@link SignalTracker}), and the simulation's category.
  */
 public final class EngineSignalAdaptivePolicy implements SimPolicy {
 

@@ -12,7 +12,10 @@ import java.util.Map;
 /** Every policy the lab compares, by its report name, in report order. */
 public final class PolicyCatalog {
 
-  /** Report order: the oracle first, then Freshet's own, the seeds' modes, then the peers. */
+  /**
+   * Report order: the oracle first, then Freshet's own, the modes restated from earlier systems
+   * (feed_frequency, signal_adaptive), then the peers.
+   */
   public static final List<String> NAMES =
       List.of(
           "oracle",

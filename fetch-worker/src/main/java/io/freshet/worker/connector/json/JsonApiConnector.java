@@ -35,7 +35,9 @@ import tools.jackson.databind.json.JsonMapper;
  *       ({@code since_format}) — Slack's {@code oldest}, Notion's {@code last_edited_time};
  *   <li>{@code sync_token}: sends {@code sync_token_param} = the token the API returned last time
  *       at {@code sync_token_pointer} (cursor {@code sync_token}); a 410 "token expired" drops it
- *       and reads the full window instead (ADR-073) — Google Calendar's {@code syncToken};
+ *       and reads the full window instead (ADR 0008
+ *       (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md)) — Google Calendar's
+ *       {@code syncToken};
  *   <li>{@code none} (default): every fetch reads the whole listing.
  * </ul>
  *

@@ -16,7 +16,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /runs {"window_end": "2026-11-22T12:00:00Z", "tenant_id": "acme"}}: one batch run at
- * {@code window_end} (ADR 0009), for users who run the pipeline on their own schedule.
+ * {@code window_end} (ADR 0006 (docs/adr/0006-per-source-cadence-and-the-due-rule.md)), for users
+ * who run the pipeline on their own schedule.
  */
 @RestController
 @Tag(name = "runs", description = "Batch runs on the user's own schedule")

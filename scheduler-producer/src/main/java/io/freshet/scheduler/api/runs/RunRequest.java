@@ -8,7 +8,9 @@ import java.time.Instant;
 /**
  * The body of a batch run.
  *
- * @param windowEnd the run's logical time (ADR 0009): at most a few minutes ahead of the clock
+ * @param windowEnd the run's logical time (ADR 0006
+ *     (docs/adr/0006-per-source-cadence-and-the-due-rule.md)): at most a few minutes ahead of the
+ *     clock
  * @param tenantId only this tenant's sources; all tenants when left out
  */
 @Schema(name = "RunRequest")

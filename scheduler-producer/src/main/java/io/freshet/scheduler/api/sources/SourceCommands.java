@@ -87,10 +87,10 @@ public class SourceCommands {
   }
 
   /**
-   * An update changes only the fields the request names (issue 7, defect 5): the request's fields
-   * are laid over the stored source's, and the result is bound and checked like a creation. A named
-   * field replaces the stored one whole ({@code config} included); credentials stay unless named
-   * ({@code "credentials": null} removes them).
+   * An update changes only the fields the request names, so a field left out is never reset: the
+   * request's fields are laid over the stored source's, and the result is bound and checked like a
+   * creation. A named field replaces the stored one whole ({@code config} included); credentials
+   * stay unless named ({@code "credentials": null} removes them).
    */
   SourceView update(UUID id, JsonNode body) {
     if (body == null || !body.isObject()) {

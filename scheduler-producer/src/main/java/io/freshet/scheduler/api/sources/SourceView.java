@@ -39,7 +39,8 @@ public record SourceView(
   /**
    * Where the source stands in the schedule.
    *
-   * @param lastFetchAt {@code cursor_json.last_fetch_at}: the last successful fetch (ADR 0009)
+   * @param lastFetchAt {@code cursor_json.last_fetch_at}: the last successful fetch (ADR 0006
+   *     (docs/adr/0006-per-source-cadence-and-the-due-rule.md))
    * @param manualRequested a manual fetch was asked for and has not completed yet
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)

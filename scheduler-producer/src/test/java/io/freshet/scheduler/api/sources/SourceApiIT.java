@@ -220,7 +220,7 @@ class SourceApiIT extends ApiItSupport {
     assertThat(replaced.json().get("cursor").isEmpty())
         .as("the old address's ETag must not be sent to the new one")
         .isTrue();
-    // Issue 7, defect 5: fields the request does not name are kept, not reset.
+    // Fields the request does not name are kept, not reset to their defaults.
     assertThat(replaced.json().get("category").stringValue()).isEqualTo("rss");
     assertThat(replaced.json().get("priority").intValue()).isEqualTo(-3);
     assertThat(replaced.json().get("config").get("cadence").get("mode").stringValue())
@@ -248,7 +248,7 @@ class SourceApiIT extends ApiItSupport {
 
   @Test
   void anUpdateThatDoesNotNameEnabledLeavesADisabledSourceDisabled() {
-    // Issue 7, defect 5: a disabled source came back enabled from a PUT without "enabled".
+    // A disabled source used to come back enabled from a PUT without "enabled".
     UUID id =
         api.post(
                 "/sources",

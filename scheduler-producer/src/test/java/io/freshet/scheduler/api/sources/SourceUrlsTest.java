@@ -38,7 +38,7 @@ class SourceUrlsTest {
 
   @Test
   void rejectsAPortOutsideOneTo65535() {
-    // Issue 7, defect 12: port 99999 was accepted.
+    // Port 99999 used to be accepted.
     assertThatThrownBy(() -> SourceUrls.host("https://example.org:99999/feed"))
         .hasMessage("has port 99999; a port is a number from 1 to 65535");
     assertThatThrownBy(() -> SourceUrls.host("https://example.org:0/feed"))

@@ -17,7 +17,7 @@ class SourceValidationIT extends ApiItSupport {
 
   @Test
   void aNulCharacterInABodyOrAQueryParameterIsA400NotA500() {
-    // Issue 7, defect 7.
+    // PostgreSQL cannot store U+0000; such input used to end in a 500.
     ApiClient.Response body =
         api.post(
             "/sources",

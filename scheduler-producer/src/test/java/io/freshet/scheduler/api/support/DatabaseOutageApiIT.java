@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
-/** Issue 7, defect 9: with the database down, API calls blocked 30 s and then answered 500. */
+/** With the database down, API calls used to block 30 s and then answer 500. */
 class DatabaseOutageApiIT extends ApiItSupport {
 
   @Autowired DataSource dataSource;

@@ -39,7 +39,7 @@ class JsonTest {
 
   @Test
   void aNulCharacterAnywhereInTheDocumentIsRefusedWithItsPath() {
-    // Issue 7, defect 7: PostgreSQL cannot store U+0000; it used to end in a 500.
+    // PostgreSQL cannot store U+0000; it used to end in a 500.
     assertThatThrownBy(
             () -> JSON.parse("{\"config\": {\"tags\": [\"ok\", \"a\\u0000b\"]}}", "body"))
         .isInstanceOfSatisfying(

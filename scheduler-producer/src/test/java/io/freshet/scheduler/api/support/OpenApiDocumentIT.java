@@ -24,12 +24,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 7, defect 10: the OpenAPI document ({@code /v3/api-docs}) says what the API does — the two
- * imports as two operations with their content types, 201 where 201 is returned, a schema for every
- * request body, the error schema on every 4xx and 5xx, no {@code /error} — and every call of the
- * README's "Run it" section is a documented operation whose example body the documented schema
- * accepts. (The schema validator reads Jackson 2 trees: this test parses the document with its own
- * Jackson 2 mapper.)
+ * The OpenAPI document ({@code /v3/api-docs}) says what the API does — the two imports as two
+ * operations with their content types, 201 where 201 is returned, a schema for every request body,
+ * the error schema on every 4xx and 5xx, no {@code /error} — and every call of the README's "Run
+ * it" section is a documented operation whose example body the documented schema accepts. (The
+ * schema validator reads Jackson 2 trees: this test parses the document with its own Jackson 2
+ * mapper.)
  */
 class OpenApiDocumentIT extends ApiItSupport {
 
