@@ -138,9 +138,9 @@ final class ComposeEnvironmentCheck {
   }
 
   private Reader readerOf(ComposeFile compose, String service) throws IOException {
-    Optional<Path> context = compose.buildContext(service);
-    if (context.isPresent() && FreshetProject.isModule(context.get().getFileName().toString())) {
-      String module = context.get().getFileName().toString();
+    Optional<String> built = compose.buildModule(service);
+    if (built.isPresent() && FreshetProject.isModule(built.get())) {
+      String module = built.get();
       String mainClass = loaderMain(compose.entrypoint(service));
       if (mainClass != null) {
         Set<String> reads = getenvOf(mainClass);

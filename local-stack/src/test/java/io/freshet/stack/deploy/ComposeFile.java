@@ -98,6 +98,28 @@ record ComposeFile(Path path, Map<String, Object> model, ComposeInterpolation in
     return Optional.ofNullable(context).map(c -> path.getParent().resolve(c).normalize());
   }
 
+  /** A build argument of a built service ({@code build.args}), or null. */
+  String buildArg(String name, String arg) {
+    Object build = service(name).get("build");
+    if (build instanceof Map<?, ?> m && m.get("args") instanceof Map<?, ?> args) {
+      Object value = args.get(arg);
+      return value == null ? null : String.valueOf(value);
+    }
+    return null;
+  }
+
+  /**
+   * The project module a built service's image is made of: the {@code MODULE} build argument of the
+   * one Dockerfile, or (a context of its own) the context directory's name.
+   */
+  Optional<String> buildModule(String name) {
+    String module = buildArg(name, "MODULE");
+    if (module != null) {
+      return Optional.of(module);
+    }
+    return buildContext(name).map(c -> c.getFileName().toString());
+  }
+
   /** The Dockerfile a built service uses ({@code Dockerfile} in its context unless named). */
   Optional<Path> dockerfile(String name) {
     Object build = service(name).get("build");

@@ -312,20 +312,27 @@ class ComposeFileTest {
   // --- Dockerfiles -----------------------------------------------------------------------------
 
   @Test
-  void eachServiceIsBuiltFromItsModulesDockerfileOnAPinnedJre21AsANonRootUser() throws IOException {
+  void everyServiceIsBuiltFromTheOneDockerfileOnAPinnedJre21AsANonRootUser() throws IOException {
     ComposeFile compose = compose();
+    Dockerfile dockerfile = Dockerfile.read(ROOT.resolve("Dockerfile"));
+    assertThat(dockerfile.baseImage())
+        .as("base image: JRE 21, pinned to a release")
+        .matches("eclipse-temurin:21\\.\\d+\\.\\d+_\\d+-jre(-[a-z]+)?");
+    assertThat(dockerfile.user()).as("user").isNotNull().isNotIn("root", "0", "0:0");
+    assertThat(dockerfile.copiedSources()).containsExactly("${MODULE}/target/${MODULE}-*-exec.jar");
+    List<String> ignore = Files.readAllLines(ROOT.resolve(".dockerignore"));
+    assertThat(ignore).contains("*");
     for (String service : FreshetProject.SERVICES) {
-      assertThat(compose.buildContext(service)).contains(ROOT.resolve(service));
-      Path path = compose.dockerfile(service).orElseThrow();
-      assertThat(path).exists();
-      Dockerfile dockerfile = Dockerfile.read(path);
-      assertThat(dockerfile.baseImage())
-          .as(service + " base image: JRE 21, pinned to a release")
-          .matches("eclipse-temurin:21\\.\\d+\\.\\d+_\\d+-jre(-[a-z]+)?");
-      assertThat(dockerfile.user()).as(service + " user").isNotNull().isNotIn("root", "0", "0:0");
-      assertThat(dockerfile.copiedSources()).containsExactly("target/" + service + "-*-exec.jar");
-      List<String> ignore = Files.readAllLines(ROOT.resolve(service).resolve(".dockerignore"));
-      assertThat(ignore).contains("*", "!target/" + service + "-*-exec.jar");
+      assertThat(compose.buildContext(service)).contains(ROOT);
+      assertThat(compose.dockerfile(service)).contains(ROOT.resolve("Dockerfile"));
+      assertThat(compose.buildModule(service)).contains(service);
+      assertThat(ignore).contains("!" + service + "/target/" + service + "-*-exec.jar");
+    }
+    assertThat(compose.buildArg("stats-aggregator", "MAX_RAM_PERCENTAGE"))
+        .as("half of the container's memory left to RocksDB")
+        .isEqualTo("50");
+    for (Path module : FreshetProject.SERVICES.stream().map(ROOT::resolve).toList()) {
+      assertThat(module.resolve("Dockerfile")).as("no copy per module").doesNotExist();
     }
   }
 
