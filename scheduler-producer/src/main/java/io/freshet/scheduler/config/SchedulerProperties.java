@@ -32,10 +32,6 @@ import org.springframework.validation.annotation.Validated;
  * @param budgetReplanInterval how often the budget plan is recomputed from all sources' demands
  * @param defaultCadence {@code config_json.cadence} for sources that have none (JSON)
  * @param gaugeRefresh how often the due-backlog, oldest-overdue and in-flight gauges are re-read
- * @param healthProbeInterval how often readiness probes the database and the broker in the
- *     background, so that {@code /actuator/health/readiness} answers at once from the latest result
- * @param healthProbeTimeout how long one probe may take before it counts as failed; a probe result
- *     older than three intervals plus this counts as DOWN (a hung probe cannot keep readiness UP)
  * @param cadenceTime the clock the cadence model runs on (real time unless set; for replays such as
  *     the local demo only)
  */
@@ -53,8 +49,6 @@ public record SchedulerProperties(
     @NotNull @DefaultValue("10m") Duration budgetReplanInterval,
     @NotBlank @DefaultValue("{\"mode\":\"adaptive\"}") String defaultCadence,
     @NotNull @DefaultValue("15s") Duration gaugeRefresh,
-    @NotNull @DefaultValue("2s") Duration healthProbeInterval,
-    @NotNull @DefaultValue("1s") Duration healthProbeTimeout,
     @NotNull @DefaultValue CadenceTime cadenceTime) {
 
   /**

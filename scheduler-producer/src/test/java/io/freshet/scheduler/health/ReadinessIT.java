@@ -20,10 +20,7 @@ import org.springframework.test.context.TestPropertySource;
  * pool's timeout. It must say "cannot claim and emit" and answer within a second.
  */
 @TestPropertySource(
-    properties = {
-      "freshet.scheduler.health-probe-interval=200ms",
-      "freshet.scheduler.health-probe-timeout=500ms"
-    })
+    properties = {"freshet.health.probe-interval=200ms", "freshet.health.probe-timeout=500ms"})
 class ReadinessIT extends SchedulerItSupport {
 
   @LocalServerPort int port;

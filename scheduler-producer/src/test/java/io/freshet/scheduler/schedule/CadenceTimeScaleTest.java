@@ -96,8 +96,6 @@ class CadenceTimeScaleTest {
         d.budgetReplanInterval(),
         d.defaultCadence(),
         d.gaugeRefresh(),
-        d.healthProbeInterval(),
-        d.healthProbeTimeout(),
         new SchedulerProperties.CadenceTime(scale, wall, model));
   }
 

@@ -21,8 +21,6 @@ public final class Settings {
   private Duration budgetReplanInterval;
   private String defaultCadence;
   private Duration gaugeRefresh;
-  private Duration healthProbeInterval;
-  private Duration healthProbeTimeout;
   private SchedulerProperties.CadenceTime cadenceTime;
 
   private Settings(SchedulerProperties p) {
@@ -37,8 +35,6 @@ public final class Settings {
     budgetReplanInterval = p.budgetReplanInterval();
     defaultCadence = p.defaultCadence();
     gaugeRefresh = p.gaugeRefresh();
-    healthProbeInterval = p.healthProbeInterval();
-    healthProbeTimeout = p.healthProbeTimeout();
     cadenceTime = p.cadenceTime();
   }
 
@@ -62,8 +58,6 @@ public final class Settings {
             Duration.ofMinutes(10),
             "{\"mode\":\"adaptive\"}",
             Duration.ofSeconds(15),
-            Duration.ofSeconds(2),
-            Duration.ofSeconds(1),
             new SchedulerProperties.CadenceTime(1, "", "")));
   }
 
@@ -118,8 +112,6 @@ public final class Settings {
         budgetReplanInterval,
         defaultCadence,
         gaugeRefresh,
-        healthProbeInterval,
-        healthProbeTimeout,
         cadenceTime);
   }
 }

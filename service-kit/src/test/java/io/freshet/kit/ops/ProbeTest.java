@@ -1,12 +1,9 @@
-package io.freshet.scheduler.health;
+package io.freshet.kit.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
@@ -18,24 +15,7 @@ import org.springframework.boot.health.contributor.Status;
  */
 class ProbeTest {
 
-  private Instant now = Instant.parse("2026-11-22T12:00:00Z");
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public ZoneId getZone() {
-          return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-          return this;
-        }
-
-        @Override
-        public Instant instant() {
-          return now;
-        }
-      };
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T12:00:00Z"));
 
   @Test
   void aCheckThatNeverAnswersIsDownAfterItsTimeoutAndIsNotStartedAgainWhileHung() throws Exception {
@@ -92,7 +72,7 @@ class ProbeTest {
       probe.run(executor);
       assertThat(probe.health().getStatus()).isEqualTo(Status.UP);
 
-      now = now.plusSeconds(8); // 3 intervals + timeout = 7 s without a new result
+      clock.advance(Duration.ofSeconds(8)); // 3 intervals + timeout = 7 s without a new result
       assertThat(probe.health().getStatus()).isEqualTo(Status.DOWN);
       assertThat(probe.health().getDetails().get("failure").toString()).contains("no database");
     }

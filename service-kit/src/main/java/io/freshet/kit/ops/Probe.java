@@ -1,6 +1,5 @@
-package io.freshet.scheduler.health;
+package io.freshet.kit.ops;
 
-import io.freshet.kit.ops.OutageLog;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,11 +13,11 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * One dependency checked in the background ({@link ReadinessProbes}) and reported from the latest
+ * One dependency checked in the background ({@link BackgroundProbes}) and reported from the latest
  * result, so a health request never waits for a dependency that is down or frozen. A check that
  * does not answer within the timeout counts as failed, and so does a result too old to trust.
  */
-final class Probe implements HealthIndicator {
+public final class Probe implements HealthIndicator {
 
   /**
    * The latest check.
@@ -36,7 +35,7 @@ final class Probe implements HealthIndicator {
   private volatile Result last;
   private Future<?> running;
 
-  Probe(String what, Callable<?> check, Clock clock, Duration interval, Duration timeout) {
+  public Probe(String what, Callable<?> check, Clock clock, Duration interval, Duration timeout) {
     this.what = what;
     this.check = check;
     this.clock = clock;
@@ -45,7 +44,7 @@ final class Probe implements HealthIndicator {
   }
 
   /** Runs the check once, at most {@code timeout}; a check still hung from before is not re-run. */
-  void run(ExecutorService executor) {
+  public void run(ExecutorService executor) {
     if (running != null && !running.isDone()) {
       last = new Result(clock.instant(), what + " check has not answered yet");
       return;
