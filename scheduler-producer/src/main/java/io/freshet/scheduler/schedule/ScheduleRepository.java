@@ -1,6 +1,5 @@
 package io.freshet.scheduler.schedule;
 
-import io.freshet.scheduler.source.FetchRequest;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
