@@ -6,6 +6,7 @@ import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.http.HttpFetcher;
 import io.freshet.worker.http.HttpResult;
 import io.freshet.worker.http.SafeUrls;
+import io.freshet.worker.items.RawItem;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.List;

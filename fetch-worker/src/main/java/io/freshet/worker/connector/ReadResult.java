@@ -4,6 +4,7 @@ import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.http.HttpResult;
+import io.freshet.worker.items.RawItem;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.freshet.worker.fetch;
 
 import io.freshet.schemas.avro.ItemNovelty;
-import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.items.RawItem;
 import io.freshet.worker.signal.Signal;
 
 /**

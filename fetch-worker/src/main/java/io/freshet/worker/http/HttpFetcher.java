@@ -1,6 +1,5 @@
 package io.freshet.worker.http;
 
-import io.freshet.worker.politeness.HostPoliteness;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -29,8 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>sends the cursor's ETag / Last-Modified as a conditional request;
  *   <li>checks every hop's resolved address with the {@link SsrfGuard} and follows at most {@code
  *       maxRedirects} redirects itself;
- *   <li>takes a turn from {@link HostPoliteness} for every request, and starts a host-wide
- *       cool-down on 429/503;
+ *   <li>takes a turn from {@link Politeness} for every request, and starts a host-wide cool-down on
+ *       429/503;
  *   <li>retries 429/5xx after 1 s, 2 s, 4 s (at most {@code maxRetries}), waiting longer when the
  *       server's Retry-After says so, and giving up at once (reporting it) when that is longer than
  *       {@code maxRetryWait};
@@ -46,18 +45,14 @@ public final class HttpFetcher implements AutoCloseable {
   private final HttpClient client;
   private final HttpSettings settings;
   private final SsrfGuard guard;
-  private final HostPoliteness politeness;
+  private final Politeness politeness;
   private final Clock clock;
   private final Sleeper sleeper;
   private final ScheduledExecutorService deadlines;
   private final AtomicLong retries = new AtomicLong();
 
   public HttpFetcher(
-      HttpSettings settings,
-      SsrfGuard guard,
-      HostPoliteness politeness,
-      Clock clock,
-      Sleeper sleeper) {
+      HttpSettings settings, SsrfGuard guard, Politeness politeness, Clock clock, Sleeper sleeper) {
     this.settings = settings;
     this.guard = guard;
     this.politeness = politeness;
@@ -94,8 +89,8 @@ public final class HttpFetcher implements AutoCloseable {
 
   /**
    * As {@link #get(URI, Map, Conditional)}, but the first request is not sent when its turn at the
-   * host ({@link HostPoliteness}) comes after {@code notAfter}: the request's lease has ended and
-   * the scheduler has re-emitted it. Once sent, retries and redirects go on as usual.
+   * host ({@link Politeness}) comes after {@code notAfter}: the request's lease has ended and the
+   * scheduler has re-emitted it. Once sent, retries and redirects go on as usual.
    *
    * @param notAfter null for no limit
    * @throws FetchFailure {@link ErrorKind#EXPIRED} (0 attempts) when the turn comes too late
@@ -202,7 +197,7 @@ public final class HttpFetcher implements AutoCloseable {
       request.header("If-Modified-Since", conditional.lastModified());
     }
     headers.forEach(request::header);
-    try (HostPoliteness.Permit permit =
+    try (Politeness.Permit permit =
         politeness.acquire(uri.getHost(), settings.maxRetryWait(), notAfter)) {
       // The total timeout runs from the request, not from the wait for the host's turn (a host
       // with many sources makes the last ones wait far longer than the timeout).

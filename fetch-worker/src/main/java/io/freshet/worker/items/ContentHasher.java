@@ -1,6 +1,5 @@
 package io.freshet.worker.items;
 
-import io.freshet.worker.connector.RawItem;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

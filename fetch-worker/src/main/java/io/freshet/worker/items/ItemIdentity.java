@@ -1,7 +1,5 @@
 package io.freshet.worker.items;
 
-import io.freshet.worker.connector.RawItem;
-
 /**
  * {@code item_id}: the source's own id (guid, id, uid) when it gives one, else the canonical link,
  * else a hash of title and publication date — stable across fetches of an unchanged item.

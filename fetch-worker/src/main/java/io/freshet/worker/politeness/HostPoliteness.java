@@ -2,6 +2,7 @@ package io.freshet.worker.politeness;
 
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
+import io.freshet.worker.http.Politeness;
 import io.freshet.worker.http.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Requests are keyed by host on the topic, so one host's requests meet in one instance and this
  * needs no coordination between instances.
  */
-public final class HostPoliteness {
+public final class HostPoliteness implements Politeness {
 
   private final PolitenessSettings settings;
   private final Clock clock;
@@ -58,12 +59,6 @@ public final class HostPoliteness {
     hosts.entrySet().removeIf(e -> e.getValue().idleAt(now, max));
   }
 
-  /** A turn at one host; close it when the request is done. */
-  public interface Permit extends AutoCloseable {
-    @Override
-    void close();
-  }
-
   /**
    * Waits for a turn at {@code host}: a free slot, then the host's next allowed start time.
    *
@@ -92,6 +87,7 @@ public final class HostPoliteness {
    * @throws FetchFailure {@code host_cooling_down} with the cool-down's end as retry-after; {@link
    *     ErrorKind#EXPIRED} when the turn would start after {@code notAfter}
    */
+  @Override
   public Permit acquire(String host, Duration maxCoolDownWait, Instant notAfter)
       throws InterruptedException, FetchFailure {
     String key = key(host);
@@ -161,6 +157,7 @@ public final class HostPoliteness {
    *
    * @return the end of the cool-down
    */
+  @Override
   public Instant coolDown(String host, Instant retryAfter) {
     HostState state =
         hosts.computeIfAbsent(key(host), h -> new HostState(settings.maxConcurrent()));
@@ -183,6 +180,7 @@ public final class HostPoliteness {
   }
 
   /** A successful answer from {@code host} ends its run of cool-downs. */
+  @Override
   public void answered(String host) {
     HostState state = hosts.get(key(host));
     if (state != null) {

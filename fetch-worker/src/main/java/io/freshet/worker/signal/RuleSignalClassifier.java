@@ -1,7 +1,7 @@
 package io.freshet.worker.signal;
 
 import io.freshet.schemas.avro.SignalType;
-import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.items.RawItem;
 import io.freshet.worker.items.Text;
 import java.util.List;
 import java.util.Locale;

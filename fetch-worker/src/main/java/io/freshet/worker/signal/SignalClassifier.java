@@ -1,6 +1,6 @@
 package io.freshet.worker.signal;
 
-import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.items.RawItem;
 
 /**
  * Gives every item a {@code signal_type} (event / ask / give / informative) and its {@code

@@ -3,7 +3,6 @@ package io.freshet.worker.items;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.avro.ItemNovelty;
-import io.freshet.worker.connector.RawItem;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

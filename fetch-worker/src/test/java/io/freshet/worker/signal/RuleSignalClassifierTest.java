@@ -3,7 +3,7 @@ package io.freshet.worker.signal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.avro.SignalType;
-import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.items.RawItem;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.freshet.scheduler.schedule;
 
-import io.freshet.scheduler.source.FetchRequest;
+import io.freshet.schemas.avro.SourceStats;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -11,13 +11,15 @@ import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The one owner of a source's schedule columns: every statement that writes {@code next_due_at},
- * the lease, the epoch, the misses or the manual flag is here — claims, outcomes, set-asides,
- * reschedules and manual fetches — so the rules that keep them consistent can be read in one place.
- * What the new values are is decided elsewhere, in plain Java ({@link OutcomeRules}, {@link
- * NextDue}); this class only stores them. Writes must run inside the caller's transaction.
+ * the lease, the epoch, the misses, the manual flag or the stats that cadence reads is here —
+ * claims, outcomes, set-asides, reschedules, manual fetches and stats — so the rules that keep them
+ * consistent can be read in one place. What the new values are is decided elsewhere, in plain Java
+ * ({@link OutcomeRules}, {@link NextDue}); this class only stores them. Writes must run inside the
+ * caller's transaction.
  *
  * <p>Claims (ADR 0007 (docs/adr/0007-due-selection-in-sql-with-skip-locked.md)): one statement
  * selects the due sources — the due check in SQL before the LIMIT — with {@code FOR UPDATE SKIP
@@ -108,6 +110,21 @@ public class ScheduleRepository {
       WHERE id = :id AND enabled
       RETURNING next_due_at, lease_until, lease_until IS NOT NULL AND lease_until > :now
       """;
+
+  // Older stats than the stored ones (redelivery, compaction replays) match no row: the check is in
+  // the statement, so two deliveries racing cannot store the older one last.
+  private static final String STORE_STATS =
+      """
+      UPDATE scheduler.sources SET
+        window_fetches = :windowFetches, avg_signal_yield = :yield,
+        dominant_signal_type = :dominant, type_counts = :typeCounts::jsonb,
+        median_days_to_event = :median, publish_interval_avg_ms = :interval,
+        recent_published_at = :recent, change_rate = :changeRate,
+        consecutive_empty = :empty, stats_updated_at = :updatedAt
+      WHERE id = :id AND (stats_updated_at IS NULL OR stats_updated_at <= :updatedAt)
+      """;
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final JdbcClient jdbc;
 
@@ -222,6 +239,36 @@ public class ScheduleRepository {
                     ScheduleRow.instant(rs, "lease_until"),
                     rs.getBoolean(3)))
         .optional();
+  }
+
+  /**
+   * Stores a source's latest {@code SourceStats} on its row, unless the stored ones are newer (same
+   * {@code updated_at} stores again). Does not touch the due time: the caller reschedules.
+   *
+   * @return whether the stats were stored (false: older than the stored ones, or no such source)
+   */
+  public boolean storeStats(UUID id, SourceStats stats) {
+    int n =
+        jdbc.sql(STORE_STATS)
+            .param("windowFetches", stats.getWindowFetches())
+            .param("yield", stats.getAvgSignalYield())
+            .param(
+                "dominant",
+                stats.getDominantSignalType() == null ? null : stats.getDominantSignalType().name())
+            .param("typeCounts", JSON.writeValueAsString(stats.getTypeCounts()))
+            .param("median", stats.getMedianDaysToEvent())
+            .param("interval", stats.getPublishIntervalAvg())
+            .param(
+                "recent",
+                stats.getRecentPublishedAt().stream()
+                    .map(Timestamp::from)
+                    .toArray(Timestamp[]::new))
+            .param("changeRate", stats.getChangeRate())
+            .param("empty", stats.getConsecutiveEmpty())
+            .param("updatedAt", Timestamp.from(stats.getUpdatedAt()))
+            .param("id", id)
+            .update();
+    return n > 0;
   }
 
   private static Timestamp ts(Instant instant) {

@@ -1,5 +1,6 @@
 package io.freshet.scheduler.source;
 
+import io.freshet.scheduler.schedule.FetchRequest;
 import io.freshet.scheduler.schedule.ScheduleRepository;
 import java.sql.ResultSet;
 import java.sql.SQLException;

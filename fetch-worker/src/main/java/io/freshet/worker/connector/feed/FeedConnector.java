@@ -2,10 +2,10 @@ package io.freshet.worker.connector.feed;
 
 import io.freshet.schemas.avro.Connector;
 import io.freshet.worker.connector.DocumentConnector;
-import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.connector.SourceRequest;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.http.HttpResult;
+import io.freshet.worker.items.RawItem;
 import java.util.List;
 
 /**

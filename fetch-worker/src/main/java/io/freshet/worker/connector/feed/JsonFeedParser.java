@@ -1,9 +1,9 @@
 package io.freshet.worker.connector.feed;
 
 import io.freshet.worker.budget.WorkBudget;
-import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
+import io.freshet.worker.items.RawItem;
 import io.freshet.worker.items.Text;
 import java.net.URI;
 import java.time.Instant;

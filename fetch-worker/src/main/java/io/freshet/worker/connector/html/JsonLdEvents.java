@@ -1,6 +1,6 @@
 package io.freshet.worker.connector.html;
 
-import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.items.RawItem;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

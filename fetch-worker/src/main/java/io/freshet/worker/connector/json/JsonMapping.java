@@ -1,7 +1,7 @@
 package io.freshet.worker.connector.json;
 
 import io.freshet.worker.budget.WorkBudget;
-import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.items.RawItem;
 import io.freshet.worker.items.Text;
 import java.net.URI;
 import java.time.Instant;

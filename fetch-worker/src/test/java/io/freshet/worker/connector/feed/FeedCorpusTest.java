@@ -3,9 +3,9 @@ package io.freshet.worker.connector.feed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.freshet.worker.connector.RawItem;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
+import io.freshet.worker.items.RawItem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -2,7 +2,7 @@ package io.freshet.scheduler.api.sources;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.freshet.scheduler.source.FetchRequest;
+import io.freshet.scheduler.schedule.FetchRequest;
 import java.time.Instant;
 import java.util.UUID;
 

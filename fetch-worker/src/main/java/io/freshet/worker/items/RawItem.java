@@ -1,10 +1,12 @@
-package io.freshet.worker.connector;
+package io.freshet.worker.items;
 
 import java.time.Instant;
 import java.util.Map;
 
 /**
- * One item as a connector read it, before identity, hashing and classification.
+ * One item as a connector read it, before identity, hashing and classification. It belongs to the
+ * item model with {@link Text}: connectors produce it and depend on this package, never the
+ * reverse.
  *
  * @param sourceId the source's own id for it (guid, id, uid), or null when it has none
  * @param url absolute link to the item, or null

@@ -1,4 +1,4 @@
-package io.freshet.scheduler.config;
+package io.freshet.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;

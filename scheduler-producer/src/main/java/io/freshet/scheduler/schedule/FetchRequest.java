@@ -1,4 +1,4 @@
-package io.freshet.scheduler.source;
+package io.freshet.scheduler.schedule;
 
 import java.time.Instant;
 

@@ -1,6 +1,7 @@
-package io.freshet.scheduler.config;
+package io.freshet.scheduler;
 
 import io.freshet.kit.ops.OutageLog;
+import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.metrics.ScheduleGauges;
 import io.freshet.scheduler.schedule.BudgetPlanner;
 import java.time.Clock;
@@ -18,6 +19,10 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
  * budget-replan-interval}. While the database is down each job writes one line when its outage
  * starts, a reminder now and then, and one when it ends — not a stack trace per run, which would
  * bury everything else in the log.
+ *
+ * <p>It sits beside {@link SchedulerApplication} (which enables scheduling), above the packages
+ * whose jobs it runs: {@code config} only holds settings and infrastructure, which every other
+ * package reads, so it must not depend on {@code schedule} or {@code metrics}.
  */
 @Configuration(proxyBeanMethods = false)
 class BackgroundJobs implements SchedulingConfigurer {

@@ -1,7 +1,6 @@
-package io.freshet.worker.items;
+package io.freshet.worker.connector;
 
-import io.freshet.worker.connector.ConnectorOptions;
-import io.freshet.worker.connector.RawItem;
+import io.freshet.worker.items.RawItem;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +8,9 @@ import java.util.List;
 /**
  * Applies a source's time window and item limit, in source order. An event is judged by when it
  * happens (within the window back and ahead), any other item by when it was published (not older
- * than the window back); an item without a date is kept.
+ * than the window back); an item without a date is kept. It is how the {@code item_limit}, {@code
+ * window_days} and {@code window_ahead_days} of {@link ConnectorOptions} are honoured, so it sits
+ * beside them.
  */
 public final class ItemWindow {
 
