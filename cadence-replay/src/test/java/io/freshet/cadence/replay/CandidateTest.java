@@ -1,4 +1,4 @@
-package io.freshet.stats.replay;
+package io.freshet.cadence.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,8 +1,8 @@
-package io.freshet.stats.replay;
+package io.freshet.cadence.replay;
 
-import static io.freshet.stats.testing.Outcomes.outcome;
-import static io.freshet.stats.testing.Outcomes.published;
-import static io.freshet.stats.testing.Outcomes.seen;
+import static io.freshet.cadence.replay.Recording.outcome;
+import static io.freshet.cadence.replay.Recording.published;
+import static io.freshet.cadence.replay.Recording.seen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.avro.Connector;
@@ -12,7 +12,6 @@ import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemDigest;
 import io.freshet.schemas.avro.ItemNovelty;
 import io.freshet.schemas.avro.SignalType;
-import io.freshet.stats.testing.Topics;
 import io.freshet.testsupport.KafkaFixture;
 import io.freshet.testsupport.RealInfrastructure;
 import io.freshet.testsupport.RealInfrastructure.Component;
@@ -50,7 +49,7 @@ class ReplayToolIT {
   @Test
   void replaysARecordedTopicIntoATraceAReportOfEveryConfigurationAndAChart(KafkaFixture kafka)
       throws Exception {
-    var topics = new Topics(kafka);
+    var recording = new Recording(kafka);
     String run = UUID.randomUUID().toString().substring(0, 8);
     List<FetchCompleted> outcomes = new ArrayList<>();
     Set<String> expectedTrace = new TreeSet<>();
@@ -61,7 +60,7 @@ class ReplayToolIT {
       for (int h = 0; h < 47; h++) {
         Instant at = FROM.plus(Duration.ofHours(h)).plusSeconds(30 * s);
         if (h % 9 == 8) {
-          outcomes.add(outcome(id, at).status(FetchStatus.failed).build());
+          outcomes.add(outcome(id, at, FetchStatus.failed, List.of()));
           continue;
         }
         List<ItemDigest> digests = new ArrayList<>();
@@ -85,10 +84,10 @@ class ReplayToolIT {
           digests.add(published(old, ItemNovelty.added, at.minusSeconds(7200)));
         }
         items.stream().limit(Math.max(0, items.size() - 1)).forEach(n -> digests.add(seen(n)));
-        outcomes.add(outcome(id, at).items(digests).build());
+        outcomes.add(outcome(id, at, FetchStatus.ok, digests));
       }
     }
-    send(kafka, topics, outcomes);
+    recording.send(outcomes);
     Path configs = dir.resolve("candidates.json");
     Files.writeString(
         configs,
@@ -174,7 +173,7 @@ class ReplayToolIT {
             content(only, "x", at, at.minusSeconds(60)),
             content(only, "y", at, null),
             content("replay-" + run + "-0", "replay-" + run + "-0-0", at, at.minusSeconds(60)));
-    var c = topics.topics.contentFetched();
+    var c = recording.topics.contentFetched();
     var props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (var producer =
@@ -217,7 +216,7 @@ class ReplayToolIT {
         .setTenantId("t")
         .setConnector(Connector.feed)
         .setItemId(item)
-        .setContentHash(io.freshet.stats.testing.Outcomes.hash(item))
+        .setContentHash(Recording.hash(item))
         .setFetchedAt(fetched)
         .setPublishedAt(published)
         .build();
@@ -225,7 +224,7 @@ class ReplayToolIT {
 
   @Test
   void aWindowWithNoRecordsIsAUsageErrorNamingIt(KafkaFixture kafka) {
-    new Topics(kafka);
+    new Recording(kafka);
     var err = new ByteArrayOutputStream();
     int code =
         ReplayTool.run(
@@ -240,21 +239,6 @@ class ReplayToolIT {
             new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(code).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("no change recorded after --from");
-  }
-
-  static void send(KafkaFixture kafka, Topics topics, List<FetchCompleted> outcomes) {
-    var props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    var t = topics.topics.fetchCompleted();
-    try (var producer =
-        new KafkaProducer<>(props, t.keySerde().serializer(), t.valueSerde().serializer())) {
-      for (FetchCompleted o : outcomes) { // record time = fetch time, as the worker writes it
-        producer.send(
-            new ProducerRecord<>(
-                t.name(), null, o.getFinishedAt().toEpochMilli(), o.getSourceId(), o));
-      }
-      producer.flush();
-    }
   }
 
   static Set<String> groups(KafkaFixture kafka) throws Exception {
