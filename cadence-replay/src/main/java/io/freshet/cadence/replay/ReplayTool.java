@@ -208,7 +208,7 @@ public final class ReplayTool {
           m.fetches(),
           m.meanDelayHours(),
           (System.nanoTime() - started) / 1e9);
-      results.add(new ReplayResult(c, b, hours / 24, m));
+      results.add(new ReplayResult(c, b, hours, m));
     }
     ReplayResult.printTable(results, out);
     Path csv = dir.resolve("replay.csv");
@@ -217,6 +217,7 @@ public final class ReplayTool {
     ReplayResult.writeChart(
         results,
         "Freshet replay " + from + " .. " + end + " (" + trace.sources() + " sources)",
+        false,
         html);
     err.println("[replay] wrote " + csv + " and " + html);
   }
