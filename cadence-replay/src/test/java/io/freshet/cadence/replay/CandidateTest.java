@@ -38,16 +38,4 @@ class CandidateTest {
     Files.writeString(f, "{");
     assertThatThrownBy(() -> Candidate.read(f)).hasMessageContaining("not JSON");
   }
-
-  @Test
-  void badArgumentsAreExitCodeTwoWithOneLine() {
-    var err = new java.io.ByteArrayOutputStream();
-    int code =
-        ReplayTool.run(
-            new String[] {"replay", "--from", "yesterday"},
-            new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
-            new java.io.PrintStream(err, true));
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("--from: unparsable instant 'yesterday'");
-  }
 }
