@@ -1,6 +1,7 @@
 /**
  * The stats-aggregator: rolling per-source stats from {@code FetchCompleted} in an exactly-once
  * Kafka Streams topology ({@code topology}), the pure state and derivation behind it ({@code
- * state}), interactive queries ({@code query}) and the analysts' replay tool ({@code replay}).
+ * state}) and interactive queries ({@code query}). The analysts' replay is the {@code
+ * cadence-replay} module.
  */
 package io.freshet.stats;

@@ -1,7 +1,5 @@
 package io.freshet.stack.demoweb;
 
-import io.freshet.cadence.sim.Trace;
-import io.freshet.cadence.sim.TraceCsv;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,21 +48,21 @@ public final class Catalog {
    * @throws IllegalArgumentException if a trace id is in neither bundled trace
    */
   public static Catalog fromBundledTraces(DemoWebSettings settings, Collection<String> traceIds) {
-    Trace feeds = readGzipResource("traces/feeds.csv.gz");
-    Trace pages = readGzipResource("traces/pages.csv.gz");
+    TraceTimes feeds = readGzipResource("traces/feeds.csv.gz");
+    TraceTimes pages = readGzipResource("traces/pages.csv.gz");
     for (String id : traceIds) {
       if (!feeds.ids().contains(id) && !pages.ids().contains(id)) {
         throw new IllegalArgumentException("no bundled trace " + id);
       }
     }
-    Trace chosenFeeds = only(feeds, traceIds);
-    Trace chosenPages = only(pages, traceIds);
+    TraceTimes chosenFeeds = only(feeds, traceIds);
+    TraceTimes chosenPages = only(pages, traceIds);
     int total = chosenFeeds.sources() * ITEM_KINDS.length + chosenPages.sources();
     return build(chosenFeeds, chosenPages, settings.withSources(total));
   }
 
   /** The sources of {@code trace} named in {@code ids}, in trace order. */
-  private static Trace only(Trace trace, Collection<String> ids) {
+  private static TraceTimes only(TraceTimes trace, Collection<String> ids) {
     List<String> kept = new ArrayList<>();
     List<long[]> times = new ArrayList<>();
     for (int i = 0; i < trace.sources(); i++) {
@@ -73,14 +71,14 @@ public final class Catalog {
         times.add(trace.times()[i]);
       }
     }
-    return new Trace(kept, times.toArray(long[][]::new), null, null);
+    return new TraceTimes(kept, times.toArray(long[][]::new));
   }
 
   /**
    * Builds {@code settings.sources()} sources: up to 57.5 % from feed traces (every item kind in
    * turn), the rest pages, each capped by what the traces hold.
    */
-  public static Catalog build(Trace feeds, Trace pages, DemoWebSettings settings) {
+  public static Catalog build(TraceTimes feeds, TraceTimes pages, DemoWebSettings settings) {
     int total = settings.sources();
     int itemCapacity = feeds.sources() * ITEM_KINDS.length;
     int itemSources = Math.min(itemCapacity, (int) Math.round(total * 0.575));
@@ -120,7 +118,7 @@ public final class Catalog {
    * replay, most first (ties by trace order): a small catalog is as lively as the traces allow, and
    * a full one still holds every trace.
    */
-  static int[] busiestFirst(Trace trace, DemoWebSettings settings) {
+  static int[] busiestFirst(TraceTimes trace, DemoWebSettings settings) {
     long from = settings.traceStart().getEpochSecond();
     long to = from + LIVELY_WINDOW.toSeconds();
     int n = trace.sources();
@@ -192,7 +190,7 @@ public final class Catalog {
     return out;
   }
 
-  private static Trace readGzipResource(String name) {
+  private static TraceTimes readGzipResource(String name) {
     try (InputStream raw = Catalog.class.getResourceAsStream(name)) {
       if (raw == null) {
         throw new IllegalStateException("resource " + name + " missing from the demo web's jar");
@@ -200,7 +198,7 @@ public final class Catalog {
       try (var in =
           new BufferedReader(
               new InputStreamReader(new GZIPInputStream(raw), StandardCharsets.UTF_8))) {
-        return TraceCsv.read(in);
+        return TraceTimes.read(in);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read trace " + name, e);

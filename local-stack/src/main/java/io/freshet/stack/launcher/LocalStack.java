@@ -207,6 +207,9 @@ public final class LocalStack {
       }
     }
     Files.writeString(scaleFile, Double.toString(s.demoScale()));
+    // With the origin and the scale, the whole clock of the recording: every event the services
+    // write is in wall time, and `./freshet replay` maps it back onto the trace's timeline.
+    Files.writeString(dir.resolve("trace-start"), TRACE_START.toString());
     Path target = s.projectDir().resolve("local-stack/target");
     String cp =
         target.resolve("classes")

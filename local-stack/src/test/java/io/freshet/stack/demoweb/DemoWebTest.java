@@ -2,7 +2,6 @@ package io.freshet.stack.demoweb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.freshet.cadence.sim.Trace;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,9 +61,7 @@ class DemoWebTest {
             Duration.ofSeconds(2));
     Catalog catalog =
         Catalog.build(
-            new Trace(feedIds, feedTimes, null, null),
-            new Trace(pageIds, pageTimes, null, null),
-            settings);
+            new TraceTimes(feedIds, feedTimes), new TraceTimes(pageIds, pageTimes), settings);
     web = DemoWeb.start(settings, catalog, wall);
   }
 

@@ -46,6 +46,9 @@ class FreshetScriptTest {
       file(m + "/src/main/java/A.java", SOURCES);
       file(m + "/target/" + m + "-0.1.0-SNAPSHOT-exec.jar", BUILT);
     }
+    file("cadence-replay/pom.xml", SOURCES);
+    file("cadence-replay/src/main/java/A.java", SOURCES);
+    file("cadence-replay/target/cadence-replay.jar", BUILT);
   }
 
   @Test
@@ -81,11 +84,24 @@ class FreshetScriptTest {
     assertThat(stale()).containsExactly("local-stack", "content-sink");
   }
 
-  private List<String> stale() throws Exception {
-    Process p =
-        new ProcessBuilder("bash", root.resolve("freshet").toString(), "stale")
-            .redirectErrorStream(true)
-            .start();
+  @Test
+  void theReplayToolIsBuiltOnlyForReplayWhenTheLabOrItsOwnSourcesChanged() throws Exception {
+    file("cadence-lab/src/main/java/A.java", EDITED);
+
+    assertThat(stale()).as("up builds no service for the lab: none depends on it").isEmpty();
+    assertThat(stale("--tools")).containsExactly("cadence-replay");
+
+    file("cadence-replay/target/cadence-replay.jar", EDITED.plusSeconds(60));
+    assertThat(stale("--tools")).isEmpty();
+    Files.delete(root.resolve("cadence-replay/target/cadence-replay.jar"));
+    assertThat(stale("--tools")).containsExactly("cadence-replay");
+  }
+
+  private List<String> stale(String... args) throws Exception {
+    List<String> command =
+        new java.util.ArrayList<>(List.of("bash", root.resolve("freshet").toString(), "stale"));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.exitValue()).as(out).isZero();

@@ -1,4 +1,4 @@
-package io.freshet.stats.replay;
+package io.freshet.cadence.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,17 +37,5 @@ class CandidateTest {
     assertThatThrownBy(() -> Candidate.read(f)).hasMessageContaining("used twice");
     Files.writeString(f, "{");
     assertThatThrownBy(() -> Candidate.read(f)).hasMessageContaining("not JSON");
-  }
-
-  @Test
-  void badArgumentsAreExitCodeTwoWithOneLine() {
-    var err = new java.io.ByteArrayOutputStream();
-    int code =
-        ReplayTool.run(
-            new String[] {"replay", "--from", "yesterday"},
-            new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
-            new java.io.PrintStream(err, true));
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("--from: unparsable instant 'yesterday'");
   }
 }

@@ -1,4 +1,4 @@
-package io.freshet.stats.replay;
+package io.freshet.cadence.replay;
 
 import io.freshet.cadence.sim.peer.PolicyCatalog;
 import java.io.IOException;

@@ -1,8 +1,8 @@
-package io.freshet.stats.replay;
+package io.freshet.cadence.replay;
 
-import static io.freshet.stats.testing.Outcomes.outcome;
-import static io.freshet.stats.testing.Outcomes.published;
-import static io.freshet.stats.testing.Outcomes.seen;
+import static io.freshet.cadence.replay.Recording.outcome;
+import static io.freshet.cadence.replay.Recording.published;
+import static io.freshet.cadence.replay.Recording.seen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.avro.Connector;
@@ -12,7 +12,6 @@ import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemDigest;
 import io.freshet.schemas.avro.ItemNovelty;
 import io.freshet.schemas.avro.SignalType;
-import io.freshet.stats.testing.Topics;
 import io.freshet.testsupport.KafkaFixture;
 import io.freshet.testsupport.RealInfrastructure;
 import io.freshet.testsupport.RealInfrastructure.Component;
@@ -29,7 +28,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -37,7 +35,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.w3c.dom.Element;
 
 @RealInfrastructure({Component.KAFKA, Component.REGISTRY})
 class ReplayToolIT {
@@ -50,7 +47,7 @@ class ReplayToolIT {
   @Test
   void replaysARecordedTopicIntoATraceAReportOfEveryConfigurationAndAChart(KafkaFixture kafka)
       throws Exception {
-    var topics = new Topics(kafka);
+    var recording = new Recording(kafka);
     String run = UUID.randomUUID().toString().substring(0, 8);
     List<FetchCompleted> outcomes = new ArrayList<>();
     Set<String> expectedTrace = new TreeSet<>();
@@ -61,7 +58,7 @@ class ReplayToolIT {
       for (int h = 0; h < 47; h++) {
         Instant at = FROM.plus(Duration.ofHours(h)).plusSeconds(30 * s);
         if (h % 9 == 8) {
-          outcomes.add(outcome(id, at).status(FetchStatus.failed).build());
+          outcomes.add(outcome(id, at, FetchStatus.failed, List.of()));
           continue;
         }
         List<ItemDigest> digests = new ArrayList<>();
@@ -85,10 +82,10 @@ class ReplayToolIT {
           digests.add(published(old, ItemNovelty.added, at.minusSeconds(7200)));
         }
         items.stream().limit(Math.max(0, items.size() - 1)).forEach(n -> digests.add(seen(n)));
-        outcomes.add(outcome(id, at).items(digests).build());
+        outcomes.add(outcome(id, at, FetchStatus.ok, digests));
       }
     }
-    send(kafka, topics, outcomes);
+    recording.send(outcomes);
     Path configs = dir.resolve("candidates.json");
     Files.writeString(
         configs,
@@ -145,22 +142,15 @@ class ReplayToolIT {
     assertThat(hourly).isGreaterThan(every3 * 2.5);
     assertThat(stderr).contains("[replay] reading").contains("wrote");
 
-    // the chart: the SVG parses, one group per configuration, points inside the plot
+    // the chart: the SVG parses, one labelled point per configuration inside the plot, and
+    // tick labels that tell the ticks apart
     String html = Files.readString(dir.resolve("replay.html"));
     String svg = html.substring(html.indexOf("<svg"), html.indexOf("</svg>") + 6);
-    var doc =
-        DocumentBuilderFactory.newInstance()
-            .newDocumentBuilder()
-            .parse(new java.io.ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
-    var groups = doc.getElementsByTagName("g");
-    assertThat(groups.getLength()).isEqualTo(4);
-    var circles = doc.getElementsByTagName("circle");
-    assertThat(circles.getLength()).isEqualTo(8);
-    for (int i = 0; i < circles.getLength(); i++) {
-      Element c = (Element) circles.item(i);
-      assertThat(Double.parseDouble(c.getAttribute("cx"))).isBetween(70.0, 580.0);
-      assertThat(Double.parseDouble(c.getAttribute("cy"))).isBetween(40.0, 400.0);
-    }
+    ChartCheck chart = ChartCheck.parse(svg);
+    assertThat(chart.points().keySet())
+        .containsExactly("current", "hourly", "every_3h", "adaptive_10_per_hour");
+    assertThat(chart.xTicks()).doesNotHaveDuplicates().hasSizeGreaterThan(2);
+    assertThat(chart.yTicks()).doesNotHaveDuplicates().hasSizeGreaterThan(2);
 
     // the replay consumer joined no group and committed nothing
     assertThat(groups(kafka)).isEqualTo(groupsBefore);
@@ -174,7 +164,7 @@ class ReplayToolIT {
             content(only, "x", at, at.minusSeconds(60)),
             content(only, "y", at, null),
             content("replay-" + run + "-0", "replay-" + run + "-0-0", at, at.minusSeconds(60)));
-    var c = topics.topics.contentFetched();
+    var c = recording.topics.contentFetched();
     var props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (var producer =
@@ -217,7 +207,7 @@ class ReplayToolIT {
         .setTenantId("t")
         .setConnector(Connector.feed)
         .setItemId(item)
-        .setContentHash(io.freshet.stats.testing.Outcomes.hash(item))
+        .setContentHash(Recording.hash(item))
         .setFetchedAt(fetched)
         .setPublishedAt(published)
         .build();
@@ -225,7 +215,7 @@ class ReplayToolIT {
 
   @Test
   void aWindowWithNoRecordsIsAUsageErrorNamingIt(KafkaFixture kafka) {
-    new Topics(kafka);
+    new Recording(kafka);
     var err = new ByteArrayOutputStream();
     int code =
         ReplayTool.run(
@@ -239,22 +229,8 @@ class ReplayToolIT {
             new PrintStream(new ByteArrayOutputStream()),
             new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("no change recorded after --from");
-  }
-
-  static void send(KafkaFixture kafka, Topics topics, List<FetchCompleted> outcomes) {
-    var props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    var t = topics.topics.fetchCompleted();
-    try (var producer =
-        new KafkaProducer<>(props, t.keySerde().serializer(), t.valueSerde().serializer())) {
-      for (FetchCompleted o : outcomes) { // record time = fetch time, as the worker writes it
-        producer.send(
-            new ProducerRecord<>(
-                t.name(), null, o.getFinishedAt().toEpochMilli(), o.getSourceId(), o));
-      }
-      producer.flush();
-    }
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("no change recorded from 2020-01-01T00:00:00Z");
   }
 
   static Set<String> groups(KafkaFixture kafka) throws Exception {

@@ -1,4 +1,4 @@
-package io.freshet.stats.replay;
+package io.freshet.cadence.replay;
 
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.FetchCompleted;
@@ -22,6 +22,8 @@ import java.util.TreeMap;
  * source (an item re-marked new by a redelivered or re-emitted request is one change, as in the
  * stats). A change is dated by the item's publication time when it has one not after the fetch,
  * else by the fetch that found it. Also counts the fetches actually spent, for the default budget.
+ * Instants are kept as recorded (wall clock); {@link #writeTrace} puts them on the simulated
+ * timeline.
  */
 public final class ChangeHistory {
 
@@ -103,9 +105,9 @@ public final class ChangeHistory {
 
   /**
    * Writes the simulator's trace format, {@code source_id,timestamp_iso,signal_type,event_at},
-   * sorted by source then time.
+   * sorted by source then time, with every instant on {@code timeline}'s simulated time.
    */
-  public void writeTrace(Writer out) throws IOException {
+  void writeTrace(Writer out, Timeline timeline) throws IOException {
     out.write("source_id,timestamp_iso,signal_type,event_at\n");
     for (var e : changes.entrySet()) {
       List<Change> list = new ArrayList<>(e.getValue());
@@ -114,11 +116,11 @@ public final class ChangeHistory {
         out.write(
             e.getKey()
                 + ","
-                + c.at()
+                + timeline.toModel(c.at())
                 + ","
                 + c.signalType()
                 + ","
-                + (c.eventAt() == null ? "" : c.eventAt().toString())
+                + (c.eventAt() == null ? "" : timeline.toModel(c.eventAt()).toString())
                 + "\n");
       }
     }
