@@ -7,6 +7,7 @@ import io.freshet.worker.http.HttpFetcher;
 import io.freshet.worker.http.HttpResult;
 import io.freshet.worker.http.SafeUrls;
 import io.freshet.worker.items.RawItem;
+import io.freshet.worker.items.WebDates;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.List;
@@ -46,7 +47,9 @@ public abstract class DocumentConnector implements SourceConnector {
       return ReadResult.failedStatus(response, SafeUrls.describe(request.url()));
     }
     try {
-      List<RawItem> items = request.budget().run(() -> parse(response, request));
+      List<RawItem> items =
+          WebDates.plausibleDates(
+              request.budget().run(() -> parse(response, request)), request.now());
       return ReadResult.ok(response, items, validators(response));
     } catch (BudgetExceededException e) {
       return ReadResult.failed(

@@ -5,10 +5,9 @@ import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.items.RawItem;
 import io.freshet.worker.items.Text;
+import io.freshet.worker.items.WebDates;
 import java.net.URI;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -103,14 +102,7 @@ final class JsonFeedParser {
   }
 
   private static Instant date(String value) {
-    if (value == null) {
-      return null;
-    }
-    try {
-      return OffsetDateTime.parse(value.trim()).toInstant();
-    } catch (DateTimeParseException e) {
-      return null;
-    }
+    return WebDates.instant(value); // JSON Feed says RFC 3339; feeds write what they write
   }
 
   private static String resolve(URI base, String link) {

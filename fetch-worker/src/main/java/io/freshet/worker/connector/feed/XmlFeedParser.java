@@ -5,14 +5,17 @@ import com.rometools.rome.feed.synd.SyndContent;
 import com.rometools.rome.feed.synd.SyndEnclosure;
 import com.rometools.rome.feed.synd.SyndEntry;
 import com.rometools.rome.feed.synd.SyndFeed;
+import com.rometools.rome.feed.synd.SyndFeedImpl;
 import com.rometools.rome.io.FeedException;
-import com.rometools.rome.io.SyndFeedInput;
+import com.rometools.rome.io.WireFeedInput;
 import com.rometools.rome.io.XmlReader;
+import com.rometools.rome.io.impl.XmlFixerReader;
 import io.freshet.worker.budget.WorkBudget;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.items.RawItem;
 import io.freshet.worker.items.Text;
+import io.freshet.worker.items.WebDates;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -20,15 +23,15 @@ import java.io.Reader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jdom2.Document;
 import org.jdom2.Element;
+import org.jdom2.JDOMException;
 
 /**
  * RSS/Atom/RDF through Rome. The charset comes from the BOM, the XML prolog and the HTTP header,
@@ -48,26 +51,44 @@ final class XmlFeedParser {
 
   List<RawItem> parse(byte[] body, String contentType, URI base) throws FetchFailure {
     SyndFeed feed;
+    List<Element> entryElements;
     try (Reader reader = reader(body, contentType)) {
-      SyndFeedInput input = new SyndFeedInput();
-      input.setAllowDoctypes(false);
-      feed = input.build(reader);
-    } catch (FeedException | IllegalArgumentException e) {
+      // Rome's own steps (its XML healer, its secure SAX builder: no DOCTYPE, no external
+      // entity), with the document kept: the dates are read from their text below.
+      Input input = new Input();
+      Document document = input.document(new XmlFixerReader(reader));
+      feed = new SyndFeedImpl(input.build(document), false);
+      entryElements = RawDates.entries(document);
+    } catch (FeedException | JDOMException | IllegalArgumentException e) {
       throw new FetchFailure(ErrorKind.PARSE, "not a readable RSS/Atom/RDF feed: " + rootCause(e));
     } catch (IOException e) {
       throw new FetchFailure(ErrorKind.PARSE, "cannot decode feed: " + e.getMessage());
     }
     URI feedBase = base;
     List<SyndEntry> entries = feed.getEntries();
+    // Rome maps the document's entries in order; when the counts differ, its dates are kept
+    boolean aligned = entryElements.size() == entries.size();
     List<RawItem> items = new ArrayList<>(Math.min(entries.size(), MAX_ITEMS));
-    for (SyndEntry entry : entries) {
+    for (int i = 0; i < entries.size(); i++) {
       if (items.size() >= MAX_ITEMS) {
         break;
       }
       WorkBudget.checkpoint();
-      items.add(item(entry, feedBase));
+      items.add(item(entries.get(i), feedBase, aligned ? entryElements.get(i) : null));
     }
     return items;
+  }
+
+  /** Rome's input, its SAX builder reachable, DOCTYPEs refused. */
+  private static final class Input extends WireFeedInput {
+    Input() {
+      super(false, java.util.Locale.US);
+      setAllowDoctypes(false);
+    }
+
+    Document document(Reader reader) throws JDOMException, IOException {
+      return createSAXBuilder().build(reader);
+    }
   }
 
   // The document's own BOM or XML declaration wins over the HTTP header, which servers often get
@@ -91,7 +112,7 @@ final class XmlFeedParser {
         || (head.startsWith("<?xml") && end > 0 && head.substring(0, end).contains("encoding"));
   }
 
-  private static RawItem item(SyndEntry entry, URI base) {
+  private static RawItem item(SyndEntry entry, URI base, Element element) {
     String link = resolve(base, entry.getLink());
     String body = null;
     String bodyType = "text/html";
@@ -103,8 +124,12 @@ final class XmlFeedParser {
       body = entry.getDescription().getValue();
       bodyType = mediaType(entry.getDescription().getType());
     }
-    Date published =
+    // The date as written, read by WebDates (Rome misreads fractions beyond milliseconds and does
+    // not read an offset without a colon or a date-only Atom updated); Rome's when that fails.
+    Instant written = element == null ? null : RawDates.published(element);
+    Date romeDate =
         entry.getPublishedDate() != null ? entry.getPublishedDate() : entry.getUpdatedDate();
+    Instant published = written != null ? written : romeDate == null ? null : romeDate.toInstant();
     Map<String, String> metadata = new HashMap<>();
     if (entry.getAuthor() != null && !entry.getAuthor().isBlank()) {
       metadata.put("author", entry.getAuthor().trim());
@@ -132,7 +157,7 @@ final class XmlFeedParser {
         Text.plain(entry.getTitle()),
         body,
         bodyType,
-        published == null ? null : published.toInstant(),
+        published,
         eventStart(entry),
         false,
         metadata);
@@ -145,11 +170,7 @@ final class XmlFeedParser {
     }
     for (Element e : markup) {
       if (EVENT_MODULE.equals(e.getNamespaceURI()) && "startdate".equals(e.getName())) {
-        try {
-          return OffsetDateTime.parse(e.getTextTrim()).toInstant();
-        } catch (DateTimeParseException unreadable) {
-          return null;
-        }
+        return WebDates.instant(e.getTextTrim());
       }
     }
     return null;

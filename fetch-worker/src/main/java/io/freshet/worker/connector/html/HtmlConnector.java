@@ -9,11 +9,10 @@ import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.http.HttpResult;
 import io.freshet.worker.items.RawItem;
 import io.freshet.worker.items.Text;
+import io.freshet.worker.items.WebDates;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -144,22 +143,6 @@ public final class HtmlConnector extends DocumentConnector {
   }
 
   static Instant date(String value) {
-    if (value == null || value.isBlank()) {
-      return null;
-    }
-    String v = value.trim();
-    try {
-      return OffsetDateTime.parse(v).toInstant();
-    } catch (DateTimeParseException notOffset) {
-      try {
-        return java.time.LocalDateTime.parse(v).toInstant(java.time.ZoneOffset.UTC);
-      } catch (DateTimeParseException notLocal) {
-        try {
-          return java.time.LocalDate.parse(v).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
-        } catch (DateTimeParseException unreadable) {
-          return null;
-        }
-      }
-    }
+    return WebDates.instant(value);
   }
 }

@@ -14,6 +14,7 @@ import io.freshet.worker.http.HttpFetcher;
 import io.freshet.worker.http.HttpResult;
 import io.freshet.worker.http.SafeUrls;
 import io.freshet.worker.items.RawItem;
+import io.freshet.worker.items.WebDates;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -175,7 +176,7 @@ public final class JsonApiConnector implements SourceConnector {
                       return new Page(tree, mapping.items(tree, response.finalUri()));
                     });
         root = parsed.root();
-        items.addAll(parsed.items());
+        items.addAll(WebDates.plausibleDates(parsed.items(), request.now()));
       } catch (JacksonException | IllegalArgumentException | BudgetExceededException e) {
         FetchFailure f =
             new FetchFailure(

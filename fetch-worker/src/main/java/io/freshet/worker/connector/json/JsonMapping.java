@@ -3,12 +3,9 @@ package io.freshet.worker.connector.json;
 import io.freshet.worker.budget.WorkBudget;
 import io.freshet.worker.items.RawItem;
 import io.freshet.worker.items.Text;
+import io.freshet.worker.items.WebDates;
 import java.net.URI;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -163,22 +160,17 @@ record JsonMapping(
     if (value == null) {
       return null;
     }
-    String v = value.trim();
-    try {
-      return OffsetDateTime.parse(v).toInstant();
-    } catch (DateTimeParseException notIso) {
-      try {
-        return LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant();
-      } catch (DateTimeParseException notDate) {
-        try {
-          double seconds = Double.parseDouble(v.toLowerCase(Locale.ROOT));
-          return seconds > 1e11
-              ? Instant.ofEpochMilli((long) seconds)
-              : Instant.ofEpochMilli((long) (seconds * 1000));
-        } catch (NumberFormatException unreadable) {
-          return null;
-        }
-      }
+    Instant written = WebDates.instant(value);
+    if (written != null) {
+      return written;
+    }
+    try { // an API's epoch seconds or milliseconds
+      double seconds = Double.parseDouble(value.trim().toLowerCase(Locale.ROOT));
+      return seconds > 1e11
+          ? Instant.ofEpochMilli((long) seconds)
+          : Instant.ofEpochMilli((long) (seconds * 1000));
+    } catch (NumberFormatException unreadable) {
+      return null;
     }
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.items.RawItem;
+import io.freshet.worker.items.WebDates;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -125,5 +126,33 @@ class FeedCorpusTest {
                     "text/html",
                     URI.create("https://x/")))
         .isInstanceOf(FetchFailure.class);
+  }
+
+  @Test
+  void datesAreReadAsWrittenIncludingFormsRfc822ReadersGetWrong() throws Exception {
+    // as DocumentConnector hands them on: dates that cannot be one dropped
+    List<RawItem> items =
+        WebDates.plausibleDates(
+            parse("dates-rss.xml", "application/rss+xml", "https://dates.example/"),
+            Instant.parse("2026-11-24T12:00:00Z"));
+    assertThat(items)
+        .extracting(RawItem::publishedAt)
+        .containsExactly(
+            Instant.parse("2026-02-16T09:57:56.488907Z"), // not 10:06 (micros read as millis)
+            Instant.parse("2026-02-17T22:36:36Z"),
+            null, // Hugo's Mon, 01 Jan 0001 means "no date", not 0000-12-30
+            Instant.parse("2026-02-17T22:36:36Z"),
+            Instant.parse("2026-02-17T17:36:36Z"),
+            Instant.parse("2026-02-15T08:00:00Z"),
+            null); // year 9999 is a placeholder
+  }
+
+  @Test
+  void atomDatesOnlyDatesAndFractionsBeyondMilliseconds() throws Exception {
+    List<RawItem> items = parse("dates-atom.xml", "application/atom+xml", "https://atom.example/");
+    assertThat(items)
+        .extracting(RawItem::publishedAt)
+        .containsExactly(
+            Instant.parse("2023-11-15T00:00:00Z"), Instant.parse("2026-02-10T09:00:00.123456789Z"));
   }
 }
