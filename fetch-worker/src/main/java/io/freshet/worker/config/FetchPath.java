@@ -6,6 +6,7 @@ import io.freshet.worker.budget.ParsePool;
 import io.freshet.worker.connector.ConnectorOptions;
 import io.freshet.worker.connector.SourceConnector;
 import io.freshet.worker.connector.feed.FeedConnector;
+import io.freshet.worker.connector.feed.ParseObserver;
 import io.freshet.worker.connector.html.HtmlConnector;
 import io.freshet.worker.connector.ical.IcalConnector;
 import io.freshet.worker.connector.json.JsonApiConnector;
@@ -33,11 +34,25 @@ public record FetchPath(
     implements AutoCloseable {
 
   public static FetchPath create(WorkerProperties props, Clock clock) {
-    return create(props, clock, Sleeper.SYSTEM, AddressResolver.SYSTEM);
+    return create(props, clock, ParseObserver.NONE);
+  }
+
+  /** The service's path: {@code observer} is told of each feed read only after healing. */
+  public static FetchPath create(WorkerProperties props, Clock clock, ParseObserver observer) {
+    return create(props, clock, Sleeper.SYSTEM, AddressResolver.SYSTEM, observer);
   }
 
   public static FetchPath create(
       WorkerProperties props, Clock clock, Sleeper sleeper, AddressResolver resolver) {
+    return create(props, clock, sleeper, resolver, ParseObserver.NONE);
+  }
+
+  private static FetchPath create(
+      WorkerProperties props,
+      Clock clock,
+      Sleeper sleeper,
+      AddressResolver resolver,
+      ParseObserver observer) {
     var p = props.politeness();
     var politeness =
         new HostPoliteness(
@@ -78,7 +93,7 @@ public record FetchPath(
             new BudgetLimits(b.cpu(), b.allocatedBytes(), b.wall()));
     var fetcher =
         new SourceFetcher(
-            connectors(),
+            connectors(observer),
             http,
             new RuleSignalClassifier(new SignalRules(s.eventWords(), s.askWords(), s.giveWords())),
             new CredentialsOpener(key.isBlank() ? null : CredentialCipher.fromBase64Key(key)),
@@ -92,8 +107,15 @@ public record FetchPath(
 
   /** Every connector this worker has. */
   public static List<SourceConnector> connectors() {
+    return connectors(ParseObserver.NONE);
+  }
+
+  static List<SourceConnector> connectors(ParseObserver observer) {
     return List.of(
-        new FeedConnector(), new HtmlConnector(), new IcalConnector(), new JsonApiConnector());
+        new FeedConnector(observer),
+        new HtmlConnector(),
+        new IcalConnector(),
+        new JsonApiConnector());
   }
 
   private static Duration days(int days) {

@@ -1,6 +1,7 @@
 package io.freshet.worker.config;
 
 import io.freshet.worker.fetch.SourceFetcher;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,8 +16,14 @@ class WorkerConfig {
   }
 
   @Bean(destroyMethod = "close")
-  FetchPath fetchPath(WorkerProperties props, Clock clock) {
-    return FetchPath.create(props, clock);
+  FetchPath fetchPath(WorkerProperties props, Clock clock, MeterRegistry meters) {
+    // feeds read only after healing: counted per fix, the fetch itself is ok
+    return FetchPath.create(
+        props,
+        clock,
+        fixes ->
+            fixes.forEach(
+                fix -> meters.counter("freshet.worker.feeds.recovered", "fix", fix).increment()));
   }
 
   @Bean

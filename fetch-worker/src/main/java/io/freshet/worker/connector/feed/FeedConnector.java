@@ -9,14 +9,26 @@ import io.freshet.worker.items.RawItem;
 import java.util.List;
 
 /**
- * {@code feed}: RSS 0.9x/1.0/2.0, Atom and RDF (Rome), and JSON Feed (Jackson). A body that starts
- * with '{' or says {@code application/feed+json} / {@code application/json} is read as JSON Feed,
- * anything else as XML.
+ * {@code feed}: RSS 0.9x/1.0/2.0, Atom and RDF (Rome), and JSON Feed (Jackson). A feed that is not
+ * well-formed XML is healed as feed readers do and read again ({@link XmlRecovery}). A body that
+ * starts with '{' or says {@code application/feed+json} / {@code application/json} is read as JSON
+ * Feed, anything else as XML.
  */
 public final class FeedConnector extends DocumentConnector {
 
-  private final XmlFeedParser xml = new XmlFeedParser();
+  private final XmlFeedParser xml;
   private final JsonFeedParser json = new JsonFeedParser();
+
+  public FeedConnector() {
+    this(ParseObserver.NONE);
+  }
+
+  /**
+   * @param observer told of each feed read only after healing
+   */
+  public FeedConnector(ParseObserver observer) {
+    this.xml = new XmlFeedParser(observer);
+  }
 
   @Override
   public Connector type() {

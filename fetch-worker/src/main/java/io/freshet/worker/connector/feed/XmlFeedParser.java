@@ -18,9 +18,13 @@ import io.freshet.worker.items.Text;
 import io.freshet.worker.items.WebDates;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Reader;
+import java.io.StringReader;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,21 +53,38 @@ final class XmlFeedParser {
 
   private static final String EVENT_MODULE = "http://purl.org/rss/1.0/modules/event/";
 
+  private final ParseObserver observer;
+
+  XmlFeedParser(ParseObserver observer) {
+    this.observer = observer;
+  }
+
   List<RawItem> parse(byte[] body, String contentType, URI base) throws FetchFailure {
-    SyndFeed feed;
-    List<Element> entryElements;
-    try (Reader reader = reader(body, contentType)) {
-      // Rome's own steps (its XML healer, its secure SAX builder: no DOCTYPE, no external
-      // entity), with the document kept: the dates are read from their text below.
-      Input input = new Input();
-      Document document = input.document(new XmlFixerReader(reader));
-      feed = new SyndFeedImpl(input.build(document), false);
-      entryElements = RawDates.entries(document);
+    List<String> fixes = new ArrayList<>();
+    String text = decode(body, contentType, fixes);
+    Parsed parsed;
+    try {
+      parsed = strict(text);
     } catch (FeedException | JDOMException | IllegalArgumentException e) {
-      throw new FetchFailure(ErrorKind.PARSE, "not a readable RSS/Atom/RDF feed: " + rootCause(e));
-    } catch (IOException e) {
-      throw new FetchFailure(ErrorKind.PARSE, "cannot decode feed: " + e.getMessage());
+      // Not well-formed: heal it as feed readers do and parse again, as strictly.
+      XmlRecovery.Healed healed = XmlRecovery.heal(text);
+      if (healed.fixes().isEmpty()) {
+        throw new FetchFailure(
+            ErrorKind.PARSE, "not a readable RSS/Atom/RDF feed: " + rootCause(e));
+      }
+      try {
+        parsed = strict(healed.text());
+      } catch (FeedException | JDOMException | IllegalArgumentException notHealed) {
+        throw new FetchFailure(
+            ErrorKind.PARSE, "not a readable RSS/Atom/RDF feed: " + rootCause(e));
+      }
+      fixes.addAll(healed.fixes());
     }
+    if (!fixes.isEmpty()) {
+      observer.recovered(fixes);
+    }
+    SyndFeed feed = parsed.feed();
+    List<Element> entryElements = parsed.entries();
     URI feedBase = base;
     List<SyndEntry> entries = feed.getEntries();
     // Rome maps the document's entries in order; when the counts differ, its dates are kept
@@ -79,6 +100,57 @@ final class XmlFeedParser {
     return items;
   }
 
+  private record Parsed(SyndFeed feed, List<Element> entries) {}
+
+  /**
+   * Rome's own steps (its XML healer, its secure SAX builder: no DOCTYPE, no external entity), with
+   * the document kept: the dates are read from their text.
+   */
+  private static Parsed strict(String text) throws FeedException, JDOMException {
+    Input input = new Input();
+    try (Reader reader = new XmlFixerReader(new StringReader(text))) {
+      Document document = input.document(reader);
+      return new Parsed(new SyndFeedImpl(input.build(document), false), RawDates.entries(document));
+    } catch (IOException e) {
+      throw new JDOMException("cannot read: " + e.getMessage(), e); // a string does not fail
+    }
+  }
+
+  /**
+   * The document as text in the charset its BOM, prolog or HTTP header names; a document that is
+   * not valid in the UTF-8 it claims is read as windows-1252, the usual truth ("Café" instead of
+   * "Caf\uFFFD").
+   */
+  private static String decode(byte[] body, String contentType, List<String> fixes)
+      throws FetchFailure {
+    Charset charset;
+    try (XmlReader reader = xmlReader(body, contentType)) {
+      charset = Charset.forName(reader.getEncoding());
+    } catch (IOException | IllegalArgumentException undecidable) {
+      charset = StandardCharsets.UTF_8;
+    }
+    String text;
+    try {
+      text =
+          charset
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(body))
+              .toString();
+    } catch (CharacterCodingException e) {
+      if (charset.equals(StandardCharsets.UTF_8)) {
+        text = new String(body, WINDOWS_1252);
+        fixes.add("encoding");
+      } else {
+        text = new String(body, charset);
+      }
+    }
+    return !text.isEmpty() && text.charAt(0) == '\uFEFF' ? text.substring(1) : text;
+  }
+
+  private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
+
   /** Rome's input, its SAX builder reachable, DOCTYPEs refused. */
   private static final class Input extends WireFeedInput {
     Input() {
@@ -93,14 +165,10 @@ final class XmlFeedParser {
 
   // The document's own BOM or XML declaration wins over the HTTP header, which servers often get
   // wrong (a UTF-8 file served as ISO-8859-1); the header decides only when the document is silent.
-  private static Reader reader(byte[] body, String contentType) throws IOException {
-    try {
-      return contentType == null || declaresEncoding(body)
-          ? new XmlReader(new ByteArrayInputStream(body), true)
-          : new XmlReader(new ByteArrayInputStream(body), contentType, true);
-    } catch (IOException undecidable) {
-      return new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8);
-    }
+  private static XmlReader xmlReader(byte[] body, String contentType) throws IOException {
+    return contentType == null || declaresEncoding(body)
+        ? new XmlReader(new ByteArrayInputStream(body), true)
+        : new XmlReader(new ByteArrayInputStream(body), contentType, true);
   }
 
   private static boolean declaresEncoding(byte[] body) {
