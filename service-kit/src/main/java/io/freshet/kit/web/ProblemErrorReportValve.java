@@ -1,7 +1,6 @@
 package io.freshet.kit.web;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -40,7 +39,6 @@ public class ProblemErrorReportValve extends ErrorReportValve {
     try {
       byte[] body = mapper.writeValueAsBytes(ProblemWriter.body(status, java.util.List.of(error)));
       response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-      response.setCharacterEncoding(StandardCharsets.UTF_8.name());
       response.setContentLength(body.length);
       response.getOutputStream().write(body);
       response.finishResponse();

@@ -43,7 +43,7 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
  *
  * <p>The kit registers one of these unless the service declares its own: a service with errors of
  * its own extends this class, annotates it {@code @RestControllerAdvice} and adds its handlers (or
- * overrides {@link #unreadableBody} and {@link #describe}).
+ * overrides {@link #unreadableBody} and {@link #redact}).
  */
 public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
 
@@ -80,17 +80,18 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
   }
 
   /**
-   * How an unexpected failure is logged: every cause's class and message, then where the root cause
-   * was thrown (8 frames). A service whose messages may hold secrets overrides it to redact them.
+   * How an unexpected failure is logged: every cause's class and message ({@link #redact}ed), then
+   * where the root cause was thrown (8 frames), but no raw stack trace, whose messages could not be
+   * redacted.
    */
-  protected String describe(Throwable e) {
+  public String describe(Throwable e) {
     StringBuilder text = new StringBuilder();
     Throwable root = e;
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       text.append(text.isEmpty() ? "" : " <- caused by ")
           .append(t.getClass().getName())
           .append(": ")
-          .append(t.getMessage());
+          .append(redact(String.valueOf(t.getMessage())));
       root = t;
     }
     StackTraceElement[] frames = root.getStackTrace();
@@ -100,12 +101,17 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
     return text.toString();
   }
 
-  /**
-   * The root cause's class and message, for one-line logs; a service whose messages may hold
-   * secrets overrides it to redact them.
-   */
+  /** The root cause's class and message ({@link #redact}ed), for one-line logs. */
   protected String summary(Throwable e) {
-    return rootCause(e);
+    return redact(rootCause(e));
+  }
+
+  /**
+   * An exception's message as the log may show it: as it is here; a service whose messages may hold
+   * secrets (a database error quotes the failing row) overrides it to redact them.
+   */
+  protected String redact(String message) {
+    return message;
   }
 
   /** The root cause's class and message. */
