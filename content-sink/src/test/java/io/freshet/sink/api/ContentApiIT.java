@@ -214,6 +214,15 @@ class ContentApiIT extends SinkItSupport {
     expect(soft, "/content/99999999999999999999999", 400, "id:");
     expect(soft, "/no/such/path", 404, null);
 
+    // a body over freshet.web.max-body-bytes (1 MiB) is refused while it is read
+    var huge =
+        api.post(
+            "/content/retention",
+            "{\"content_ids\": [1], \"reason\": \"" + "r".repeat(1_100_000) + "\"}");
+    soft.assertThat(huge.status()).as("huge body -> " + huge.text()).isEqualTo(413);
+    soft.assertThat(huge.contentType()).startsWith("application/problem+json");
+    soft.assertThat(message(huge)).isEqualTo("body: larger than the limit of 1 MiB");
+
     String log = output.toString().substring(logStart);
     soft.assertThat(log)
         .as("log during bad requests")
