@@ -1,5 +1,6 @@
 package io.freshet.sink.api;
 
+import io.freshet.kit.web.ProblemWriter;
 import io.freshet.sink.config.SinkProperties;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -12,7 +13,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import tools.jackson.databind.json.JsonMapper;
 
 /** The API's wiring: the bearer-token filter and the OpenAPI document ({@code /v3/api-docs}). */
 @Configuration(proxyBeanMethods = false)
@@ -22,10 +22,11 @@ class ApiConfig {
 
   @Bean
   FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(
-      SinkProperties props, JsonMapper json) {
+      SinkProperties props, ProblemWriter problems) {
     var api = props.api();
     var registration =
-        new FilterRegistrationBean<>(new BearerTokenFilter(api.token(), api.tokenForReads(), json));
+        new FilterRegistrationBean<>(
+            new BearerTokenFilter(api.token(), api.tokenForReads(), problems));
     registration.addUrlPatterns("/*");
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
     return registration;
@@ -42,8 +43,11 @@ class ApiConfig {
                     "The content layer: every item version the fetch-worker found, stored once"
                         + " per (source, item, content hash), its retention marks and the"
                         + " per-fetch activity log. Lists are keyset-paged: pass next_cursor back"
-                        + " as cursor. Writes need Authorization: Bearer <token>. Errors are"
-                        + " {status, error, messages}, each message naming its field."))
+                        + " as cursor. Writes need Authorization: Bearer <token>. Errors are RFC 9457"
+                        + " problems (application/problem+json: type, title, status, detail) whose"
+                        + " errors member lists one message per problem, each naming its field or"
+                        + " parameter. A source or tenant the sink has never stored content or"
+                        + " activity of is a 404."))
         .components(
             new Components()
                 .addSecuritySchemes(

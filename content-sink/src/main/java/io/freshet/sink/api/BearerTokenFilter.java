@@ -1,5 +1,6 @@
 package io.freshet.sink.api;
 
+import io.freshet.kit.web.ProblemWriter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -12,9 +13,7 @@ import java.util.List;
 import java.util.Set;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The scheduler's bearer-token rule: every request other than GET, HEAD and OPTIONS (and, with
@@ -30,15 +29,15 @@ final class BearerTokenFilter extends OncePerRequestFilter {
 
   private final byte[] expected;
   private final boolean guardReads;
-  private final JsonMapper json;
+  private final ProblemWriter problems;
 
-  BearerTokenFilter(String token, boolean guardReads, JsonMapper json) {
+  BearerTokenFilter(String token, boolean guardReads, ProblemWriter problems) {
     if (token == null || token.isBlank()) {
       throw new IllegalArgumentException("freshet.api.token must be set");
     }
     this.expected = digest(token);
     this.guardReads = guardReads;
-    this.json = json;
+    this.problems = problems;
   }
 
   @Override
@@ -69,12 +68,8 @@ final class BearerTokenFilter extends OncePerRequestFilter {
   }
 
   private void reject(HttpServletResponse response, String message) throws IOException {
-    response.setStatus(HttpStatus.UNAUTHORIZED.value());
     response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-    response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-    byte[] body = json.writeValueAsBytes(ApiError.of(HttpStatus.UNAUTHORIZED, List.of(message)));
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
+    problems.write(response, HttpStatus.UNAUTHORIZED, message);
   }
 
   private static byte[] digest(String token) {

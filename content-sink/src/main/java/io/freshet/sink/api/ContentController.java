@@ -1,5 +1,6 @@
 package io.freshet.sink.api;
 
+import io.freshet.kit.web.ApiException;
 import io.freshet.schemas.avro.SignalType;
 import io.freshet.sink.config.SinkProperties;
 import io.swagger.v3.oas.annotations.Operation;
@@ -13,7 +14,11 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Reads of the content layer: what a subscriber that joins late uses to catch up. */
+/**
+ * Reads of the content layer: what a subscriber that joins late uses to catch up. The sink keeps no
+ * table of sources or tenants: one it has never stored content or activity of is a 404, so a typo
+ * is not mistaken for an empty list (a source whose every row was cleaned up is unknown again).
+ */
 @RestController
 class ContentController {
 
@@ -56,7 +61,11 @@ class ContentController {
       @RequestParam(required = false) Integer limit,
       @Parameter(description = "next_cursor of the previous page") @RequestParam(required = false)
           String cursor) {
-    return reader.bySource(sourceId, window(from, to), cursor(cursor), limit(limit));
+    var page = reader.bySource(sourceId, window(from, to), contentCursor(cursor), limit(limit));
+    if (page.items().isEmpty() && !reader.knowsSource(sourceId)) {
+      throw unknownSource(sourceId);
+    }
+    return page;
   }
 
   @Operation(
@@ -79,8 +88,14 @@ class ContentController {
               + signalType
               + "'");
     }
-    return reader.byTenantAndSignal(
-        tenantId, signalType, window(from, to), cursor(cursor), limit(limit));
+    var page =
+        reader.byTenantAndSignal(
+            tenantId, signalType, window(from, to), contentCursor(cursor), limit(limit));
+    if (page.items().isEmpty() && !reader.knowsTenant(tenantId)) {
+      throw ApiException.notFound(
+          "tenantId: the sink has stored no content of tenant '" + shown(tenantId) + "'");
+    }
+    return page;
   }
 
   @Operation(summary = "A source's activity log: one row per fetch, newest first, keyset-paged")
@@ -89,7 +104,21 @@ class ContentController {
       @PathVariable String sourceId,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) String cursor) {
-    return reader.activity(sourceId, cursor(cursor), limit(limit));
+    var page = reader.activity(sourceId, cursor(cursor), limit(limit));
+    if (page.items().isEmpty() && !reader.knowsSource(sourceId)) {
+      throw unknownSource(sourceId);
+    }
+    return page;
+  }
+
+  private static ApiException unknownSource(String sourceId) {
+    return ApiException.notFound(
+        "sourceId: the sink has stored no content or activity of source '" + shown(sourceId) + "'");
+  }
+
+  private static String shown(String value) {
+    String s = value.length() > 80 ? value.substring(0, 80) + "…" : value;
+    return s.replaceAll("\\p{Cntrl}", "?");
   }
 
   private static ApiException unknown(long id) {
@@ -112,11 +141,23 @@ class ContentController {
       return null;
     }
     try {
-      PageCursor c = PageCursor.decode(cursor);
-      return c;
+      return PageCursor.decode(cursor);
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("cursor: " + e.getMessage());
     }
+  }
+
+  /** A cursor of a content list, whose key is a content id. */
+  private static PageCursor contentCursor(String cursor) {
+    PageCursor c = cursor(cursor);
+    if (c != null) {
+      try {
+        c.id();
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badRequest("cursor: " + e.getMessage());
+      }
+    }
+    return c;
   }
 
   private static ContentReader.Window window(String from, String to) {
@@ -132,11 +173,20 @@ class ContentController {
     if (value == null || value.isEmpty()) {
       return null;
     }
+    Instant t;
     try {
-      return Instant.parse(value);
+      t = Instant.parse(value);
     } catch (DateTimeParseException e) {
       throw ApiException.badRequest(
-          name + ": must be an ISO-8601 instant such as 2026-11-01T00:00:00Z, got '" + value + "'");
+          name
+              + ": must be an ISO-8601 instant such as 2026-11-01T00:00:00Z, got '"
+              + shown(value)
+              + "'");
     }
+    if (t.isBefore(PageCursor.EARLIEST) || t.isAfter(PageCursor.LATEST)) {
+      throw ApiException.badRequest(
+          name + ": must be between years 0001 and 9999, got '" + shown(value) + "'");
+    }
+    return t;
   }
 }

@@ -68,6 +68,26 @@ class ContentReader {
         .list();
   }
 
+  /** Has the sink stored content or activity of this source (both probes use an index)? */
+  boolean knowsSource(String sourceId) {
+    return jdbc.sql(
+            """
+            SELECT EXISTS (SELECT 1 FROM platform_content WHERE source_id = :s)
+                OR EXISTS (SELECT 1 FROM activity_log WHERE source_id = :s)
+            """)
+        .param("s", sourceId)
+        .query(Boolean.class)
+        .single();
+  }
+
+  /** Has the sink stored content of this tenant (of any signal type)? */
+  boolean knowsTenant(String tenantId) {
+    return jdbc.sql("SELECT EXISTS (SELECT 1 FROM platform_content WHERE tenant_id = :t)")
+        .param("t", tenantId)
+        .query(Boolean.class)
+        .single();
+  }
+
   Page<ContentView> bySource(String sourceId, Window window, PageCursor after, int limit) {
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("source", sourceId);

@@ -1,6 +1,7 @@
 package io.freshet.sink.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.freshet.kit.web.ApiException;
 import io.freshet.sink.config.SinkProperties;
 import io.freshet.sink.retention.CleanupReport;
 import io.freshet.sink.retention.ContentCleaner;

@@ -8,17 +8,25 @@ import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.SignalType;
 import io.freshet.sink.testing.ApiClient;
 import io.freshet.sink.testing.SinkItSupport;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /** The read API on the real database, with content stored through the real broker. */
+@ExtendWith(OutputCaptureExtension.class)
 class ContentApiIT extends SinkItSupport {
 
   private static final Duration WAIT = Duration.ofSeconds(120);
@@ -45,7 +53,7 @@ class ContentApiIT extends SinkItSupport {
   }
 
   private static String message(ApiClient.Response r) {
-    return r.json().get("messages").get(0).asString();
+    return r.json().path("errors").path(0).asString();
   }
 
   @Test
@@ -158,5 +166,111 @@ class ContentApiIT extends SinkItSupport {
                 .query(Long.class)
                 .single())
         .isZero();
+  }
+
+  /**
+   * What a client can send wrong is a 4xx problem naming what is wrong — never a 500 with a stack
+   * trace in the log: tampered cursors, instants PostgreSQL cannot hold, NUL and invalid UTF-8 in
+   * parameters, a request line over the container's limit, sources and tenants never seen.
+   */
+  @Test
+  void clientCausedErrorsAreProblemsNeverServerErrors(CapturedOutput output) {
+    sendContent(List.of(item(source, "a", 1, Instant.parse("2026-11-21T00:00:00Z"))));
+    await().atMost(WAIT).until(() -> rows(source) == 1);
+    int logStart = output.length();
+    String content = "/sources/" + source + "/content";
+    String activity = "/sources/" + source + "/activity";
+    String sqlish = b64("1|1700000000000000|1 OR 1=1");
+    String nulKey = b64("1|1700000000000000|a" + (char) 0 + "b");
+    String digits = "9".repeat(5000);
+    String farMicros = b64("1|" + Long.MAX_VALUE + "|1");
+    String longKey = b64("1|1700000000000000|" + digits);
+
+    var soft = new SoftAssertions();
+    expect(soft, content + "?cursor=" + sqlish, 400, "cursor:");
+    expect(soft, content + "?cursor=" + enc("1|1700000000000000|1 OR 1=1"), 400, "cursor:");
+    expect(soft, activity + "?cursor=" + nulKey, 400, "cursor:");
+    expect(soft, content + "?cursor=" + nulKey, 400, "cursor:");
+    expect(soft, content + "?cursor=a%00b", 400, "cursor:");
+    expect(soft, content + "?cursor=" + digits, 400, "cursor:");
+    expect(soft, content + "?cursor=" + longKey, 400, "cursor:");
+    expect(soft, activity + "?cursor=" + longKey, 400, "cursor:");
+    expect(soft, content + "?cursor=" + farMicros, 400, "cursor:");
+    expect(soft, content + "?from=" + enc("+999999999-12-31T23:59:59Z"), 400, "from:");
+    expect(soft, content + "?to=" + enc("-999999999-01-01T00:00:00Z"), 400, "to:");
+    expect(
+        soft,
+        "/tenants/tenant-a/content?signal_type=event&from=" + enc("+999999999-12-31T23:59:59Z"),
+        400,
+        "from:");
+    expect(soft, content + "?from=2026%00", 400, "from:");
+    expect(soft, "/tenants/tenant-a/content?signal_type=ev%00ent", 400, "signal_type:");
+    expect(soft, content + "?cursor=%FF", 400, "cursor:");
+    expect(soft, "/tenants/tenant-a/content?signal_type=%FF", 400, null);
+    expect(soft, content + "?from=" + "x".repeat(20_000), 431, null, 414, 400);
+    expect(soft, "/sources/never-seen-" + source + "/content", 404, "sourceId:");
+    expect(soft, "/sources/never-seen-" + source + "/activity", 404, "sourceId:");
+    expect(soft, "/tenants/never-seen-" + source + "/content?signal_type=event", 404, "tenantId:");
+    expect(soft, "/content/99999999999999999999999", 400, "id:");
+    expect(soft, "/no/such/path", 404, null);
+
+    // a body over freshet.web.max-body-bytes (1 MiB) is refused while it is read
+    var huge =
+        api.post(
+            "/content/retention",
+            "{\"content_ids\": [1], \"reason\": \"" + "r".repeat(1_100_000) + "\"}");
+    soft.assertThat(huge.status()).as("huge body -> " + huge.text()).isEqualTo(413);
+    soft.assertThat(huge.contentType()).startsWith("application/problem+json");
+    soft.assertThat(message(huge)).isEqualTo("body: larger than the limit of 1 MiB");
+
+    String log = output.toString().substring(logStart);
+    soft.assertThat(log)
+        .as("log during bad requests")
+        .doesNotContain("\tat ")
+        .doesNotContain("ERROR");
+    soft.assertAll();
+
+    // a source's content and activity that exist are still 200 (the sink has seen the source)
+    assertThat(api.get(content).status()).isEqualTo(200);
+    assertThat(api.get(activity).status()).isEqualTo(200);
+    var emptyWindow = api.get(content + "?from=2000-01-01T00:00:00Z&to=2000-01-02T00:00:00Z");
+    assertThat(emptyWindow.status()).isEqualTo(200);
+    assertThat(emptyWindow.json().get("items").size()).isZero();
+  }
+
+  private void expect(SoftAssertions soft, String path, int status, String prefix, int... alsoOk) {
+    var r = api.get(path);
+    String what = path.length() > 120 ? path.substring(0, 120) + "..." : path;
+    var statuses = new ArrayList<Integer>(List.of(status));
+    for (int s : alsoOk) {
+      statuses.add(s);
+    }
+    soft.assertThat(r.status()).as(what + " -> " + r.text()).isIn(statuses);
+    soft.assertThat(r.contentType())
+        .as(what + " content type")
+        .startsWith("application/problem+json");
+    if (r.json() == null) {
+      soft.fail(what + ": body is not JSON: " + r.text());
+      return;
+    }
+    soft.assertThat(r.json().path("status").asInt())
+        .as(what + " status field")
+        .isEqualTo(r.status());
+    soft.assertThat(r.json().has("title")).as(what + " title").isTrue();
+    if (prefix != null) {
+      soft.assertThat(message(r)).as(what + " first error").startsWith(prefix);
+    } else {
+      soft.assertThat(r.json().path("errors").size()).as(what + " errors").isPositive();
+    }
+  }
+
+  private static String b64(String plain) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(plain.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String enc(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 }

@@ -35,4 +35,23 @@ class PageCursorTest {
     assertThatThrownBy(() -> new PageCursor(Instant.EPOCH, "abc").id())
         .hasMessage("is not a cursor of this list");
   }
+
+  /** A tampered cursor must be refused here, not reach PostgreSQL and fail there with a 500. */
+  @Test
+  void aTamperedCursorIsRefusedBeforeTheDatabaseSeesIt() {
+    assertThatThrownBy(() -> PageCursor.decode(plain("1|" + Long.MAX_VALUE + "|1")))
+        .hasMessage("is not a cursor this API issued"); // year 294247: beyond timestamptz
+    assertThatThrownBy(() -> PageCursor.decode(plain("1|1700000000000000|a" + (char) 0 + "b")))
+        .hasMessage("is not a cursor this API issued");
+    assertThatThrownBy(() -> PageCursor.decode(plain("1|1700000000000000|" + "9".repeat(5000))))
+        .hasMessage("is not a cursor this API issued");
+    assertThatThrownBy(() -> PageCursor.decode(plain("1|1700000000000000|1 OR 1=1")).id())
+        .hasMessage("is not a cursor of this list");
+  }
+
+  private static String plain(String text) {
+    return java.util.Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
 }

@@ -158,7 +158,7 @@ class RetentionCleanupIT extends SinkItSupport {
       st.execute();
       var refused = api.post("/cleanup", "");
       assertThat(refused.status()).isEqualTo(409);
-      assertThat(refused.json().get("messages").get(0).asString()).startsWith("cleanup:");
+      assertThat(refused.json().get("errors").get(0).asString()).startsWith("cleanup:");
       try (var unlock = other.prepareStatement("SELECT pg_advisory_unlock(?)")) {
         unlock.setLong(1, ContentLocks.CLEANUP_RUN);
         unlock.execute();

@@ -12,7 +12,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ApiClient {
 
   /** A response: its status and its body read as JSON (null when empty or not JSON). */
-  public record Response(int status, JsonNode json, String text) {}
+  public record Response(int status, JsonNode json, String text, String contentType) {}
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private final HttpClient http = HttpClient.newHttpClient();
@@ -54,7 +54,8 @@ public final class ApiClient {
       } catch (RuntimeException notJson) {
         json = null;
       }
-      return new Response(r.statusCode(), json, r.body());
+      return new Response(
+          r.statusCode(), json, r.body(), r.headers().firstValue("Content-Type").orElse(""));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     } catch (InterruptedException e) {

@@ -32,8 +32,9 @@ public final class ApiClient {
       return text.isEmpty() ? null : JsonMapper.shared().readTree(text);
     }
 
-    public List<String> messages() {
-      return json().get("messages").valueStream().map(JsonNode::stringValue).toList();
+    /** The problem's errors: one message per problem. */
+    public List<String> errors() {
+      return json().get("errors").valueStream().map(JsonNode::stringValue).toList();
     }
 
     public UUID id() {

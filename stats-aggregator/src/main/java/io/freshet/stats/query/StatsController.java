@@ -1,11 +1,16 @@
 package io.freshet.stats.query;
 
+import io.freshet.kit.web.ApiException;
+import io.freshet.kit.web.Problems;
 import io.freshet.stats.app.StatsProperties;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -15,8 +20,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /stats/{sourceId}} and {@code GET /stats?ids=a,b}: any instance answers, routing to
- * the instances that own the sources. Errors are {@code {"status", "error", "message"}}: 400 for a
- * bad id, 404 for a source with no stats, 503 while the owner is unknown (rebalancing, starting).
+ * the instances that own the sources. Errors are the service kit's RFC 9457 problems ({@code
+ * application/problem+json} with {@code errors}, one message per problem): 400 for a bad id, 404
+ * for a source with no stats, 503 with Retry-After while the owner is unknown (rebalancing,
+ * starting).
  */
 @RestController
 class StatsController {
@@ -32,28 +39,14 @@ class StatsController {
     this.props = props;
   }
 
-  record ApiError(int status, String error, String message) {}
-
   record StatsList(List<StatsView> stats, List<String> unknown) {}
-
-  static final class BadRequest extends RuntimeException {
-    BadRequest(String message) {
-      super(message);
-    }
-  }
-
-  static final class NotFound extends RuntimeException {
-    NotFound(String message) {
-      super(message);
-    }
-  }
 
   @GetMapping("/stats/{sourceId}")
   StatsView one(@PathVariable String sourceId) {
     requireValid(sourceId, "sourceId");
     List<StatsView> found = service.find(List.of(sourceId));
     if (found.isEmpty()) {
-      throw new NotFound("no stats for source '" + sourceId + "'");
+      throw ApiException.notFound("sourceId: no stats for source '" + sourceId + "'");
     }
     return found.getFirst();
   }
@@ -74,13 +67,13 @@ class StatsController {
 
   private List<String> parseIds(String ids) {
     if (ids == null || ids.isBlank()) {
-      throw new BadRequest("ids: give one or more source ids, comma-separated");
+      throw ApiException.badRequest("ids: give one or more source ids, comma-separated");
     }
     List<String> list =
         List.copyOf(
             new LinkedHashSet<>(Arrays.stream(ids.split(",", -1)).map(String::trim).toList()));
     if (list.size() > props.maxIdsPerQuery()) {
-      throw new BadRequest(
+      throw ApiException.badRequest(
           "ids: at most " + props.maxIdsPerQuery() + " ids per request, got " + list.size());
     }
     list.forEach(id -> requireValid(id, "ids"));
@@ -90,7 +83,7 @@ class StatsController {
   private static void requireValid(String id, String field) {
     if (!ID.matcher(id).matches()) {
       String shown = id.length() > 40 ? id.substring(0, 40) + "…" : id;
-      throw new BadRequest(
+      throw ApiException.badRequest(
           field
               + ": '"
               + shown.replaceAll("\\p{Cntrl}", "?")
@@ -98,25 +91,12 @@ class StatsController {
     }
   }
 
-  @ExceptionHandler(BadRequest.class)
-  ResponseEntity<ApiError> badRequest(BadRequest e) {
-    return error(HttpStatus.BAD_REQUEST, e.getMessage());
-  }
-
-  @ExceptionHandler(NotFound.class)
-  ResponseEntity<ApiError> notFound(NotFound e) {
-    return error(HttpStatus.NOT_FOUND, e.getMessage());
-  }
-
+  /** 503 with Retry-After: the owner of a source is unknown for a moment. */
   @ExceptionHandler(StatsQueryService.UnavailableException.class)
-  ResponseEntity<ApiError> unavailable(StatsQueryService.UnavailableException e) {
+  ResponseEntity<ProblemDetail> unavailable(StatsQueryService.UnavailableException e) {
     return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-        .header("Retry-After", "1")
-        .body(new ApiError(503, "Service Unavailable", e.getMessage()));
-  }
-
-  private static ResponseEntity<ApiError> error(HttpStatus status, String message) {
-    return ResponseEntity.status(status)
-        .body(new ApiError(status.value(), status.getReasonPhrase(), message));
+        .header(HttpHeaders.RETRY_AFTER, "1")
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "stats: " + e.getMessage()));
   }
 }

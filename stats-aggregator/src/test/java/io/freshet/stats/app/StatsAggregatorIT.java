@@ -77,9 +77,27 @@ class StatsAggregatorIT {
       assertThat(many.statusCode()).isEqualTo(200);
       assertThat(many.body()).contains("\"unknown\":[\"no-such-source\"]").contains(id);
 
-      assertThat(app.get("/stats/no-such-source").statusCode()).isEqualTo(404);
+      // errors are the service kit's problems, one message per problem naming its parameter
+      var unknown = app.get("/stats/no-such-source");
+      assertThat(unknown.statusCode()).isEqualTo(404);
+      assertThat(unknown.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+      assertThat(unknown.body())
+          .contains("\"title\":\"Not Found\"")
+          .contains("\"status\":404")
+          .contains("\"errors\":[\"sourceId: no stats for source 'no-such-source'\"]");
       assertThat(app.get("/stats/bad%20id").statusCode()).isEqualTo(400);
-      assertThat(app.get("/stats?ids=").statusCode()).isEqualTo(400);
+      var noIds = app.get("/stats?ids=");
+      assertThat(noIds.statusCode()).isEqualTo(400);
+      assertThat(noIds.body()).contains("\"errors\":[\"ids: ");
+      var nul = app.get("/stats?ids=a%00b");
+      assertThat(nul.statusCode()).isEqualTo(400);
+      assertThat(nul.body()).contains("\"errors\":[\"ids: ").contains("NUL");
+      var noRoute = app.get("/no/such/path");
+      assertThat(noRoute.statusCode()).isEqualTo(404);
+      assertThat(noRoute.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+      var tooLong = app.get("/stats?ids=" + "a".repeat(20_000));
+      assertThat(tooLong.statusCode()).isBetween(400, 431);
+      assertThat(tooLong.headers().firstValue("Content-Type")).hasValue("application/problem+json");
       assertThat(app.get("/actuator/health/readiness").body()).contains("UP");
       assertThat(app.get("/actuator/health").body()).contains("\"state\":\"RUNNING\"");
       String metrics = app.get("/actuator/prometheus").body();

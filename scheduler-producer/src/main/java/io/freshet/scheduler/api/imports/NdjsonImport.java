@@ -1,6 +1,6 @@
 package io.freshet.scheduler.api.imports;
 
-import io.freshet.scheduler.api.support.ApiException;
+import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.support.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ final class NdjsonImport {
       try {
         entries.add(new ImportEntry(label, json.parse(line, label)));
       } catch (ApiException e) {
-        errors.addAll(e.messages());
+        errors.addAll(e.errors());
       }
     }
     if (!errors.isEmpty()) {

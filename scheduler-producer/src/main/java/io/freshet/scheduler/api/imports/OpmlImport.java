@@ -1,8 +1,8 @@
 package io.freshet.scheduler.api.imports;
 
 import io.freshet.cadence.source.Category;
+import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.sources.SourceRequest;
-import io.freshet.scheduler.api.support.ApiException;
 import io.freshet.scheduler.api.support.WireNames;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;

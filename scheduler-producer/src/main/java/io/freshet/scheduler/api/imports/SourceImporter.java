@@ -1,9 +1,9 @@
 package io.freshet.scheduler.api.imports;
 
+import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.sources.SourceCommands;
 import io.freshet.scheduler.api.sources.SourceInput;
 import io.freshet.scheduler.api.sources.SourceRequest;
-import io.freshet.scheduler.api.support.ApiException;
 import io.freshet.scheduler.api.support.RequestBinder;
 import io.freshet.scheduler.api.tenants.TenantLimits;
 import io.freshet.scheduler.api.tenants.TenantRequest;

@@ -1,6 +1,6 @@
 package io.freshet.scheduler.api.runs;
 
-import io.freshet.scheduler.api.support.ApiException;
+import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.support.RequestBinder;
 import io.freshet.scheduler.runs.BatchRunService;
 import io.freshet.scheduler.runs.BatchRunService.RunSummary;

@@ -1,6 +1,6 @@
 package io.freshet.scheduler.api.sources;
 
-import io.freshet.scheduler.api.support.ApiException;
+import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.support.Json;
 import io.freshet.scheduler.api.support.RequestBinder;
 import io.freshet.scheduler.api.support.WireNames;

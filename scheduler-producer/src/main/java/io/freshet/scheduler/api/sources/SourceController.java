@@ -1,7 +1,7 @@
 package io.freshet.scheduler.api.sources;
 
 import io.freshet.cadence.source.Category;
-import io.freshet.scheduler.api.support.ApiException;
+import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.support.ApiProperties;
 import io.freshet.scheduler.api.support.Json;
 import io.freshet.scheduler.api.support.WireNames;

@@ -1,16 +1,17 @@
 package io.freshet.scheduler.api.support;
 
+import io.freshet.kit.web.ProblemWriter;
 import io.freshet.schemas.crypto.CredentialCipher;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The API's wiring: the credentials cipher, Spring's JSON mapper made strict ({@link Json#strict}),
- * and the filters that run before Spring MVC (bearer tokens, NUL characters in query parameters).
+ * and the bearer-token filter, which runs before Spring MVC (the service kit adds the
+ * query-parameter filter and the error handling: {@code io.freshet.kit.web}).
  */
 @Configuration(proxyBeanMethods = false)
 class ApiConfig {
@@ -33,22 +34,13 @@ class ApiConfig {
 
   @Bean
   FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(
-      ApiProperties props, JsonMapper mapper) {
+      ApiProperties props, ProblemWriter problems) {
     var registration =
         new FilterRegistrationBean<>(
-            new BearerTokenFilter(props.token(), props.readToken(), new ApiErrorWriter(mapper)));
+            new BearerTokenFilter(props.token(), props.readToken(), problems));
     registration.addUrlPatterns("/*");
     // before anything reads the body or dispatches
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
-    return registration;
-  }
-
-  @Bean
-  FilterRegistrationBean<NulCharacterFilter> nulCharacterFilter(JsonMapper mapper) {
-    var registration =
-        new FilterRegistrationBean<>(new NulCharacterFilter(new ApiErrorWriter(mapper)));
-    registration.addUrlPatterns("/*");
-    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
     return registration;
   }
 }

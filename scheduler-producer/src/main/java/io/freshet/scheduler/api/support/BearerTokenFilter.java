@@ -1,5 +1,6 @@
 package io.freshet.scheduler.api.support;
 
+import io.freshet.kit.web.ProblemWriter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -30,13 +31,13 @@ final class BearerTokenFilter extends OncePerRequestFilter {
 
   private final byte[] write;
   private final byte[] read;
-  private final ApiErrorWriter errors;
+  private final ProblemWriter errors;
 
   /**
    * @param writeToken required
    * @param readToken optional (null or blank: reads need the write token)
    */
-  BearerTokenFilter(String writeToken, String readToken, ApiErrorWriter errors) {
+  BearerTokenFilter(String writeToken, String readToken, ProblemWriter errors) {
     if (writeToken == null || writeToken.isBlank()) {
       throw new IllegalArgumentException("freshet.api.token must be set");
     }

@@ -1,5 +1,6 @@
 package io.freshet.scheduler.api.support;
 
+import io.freshet.kit.web.ApiException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,5 +1,7 @@
 package io.freshet.scheduler.api.support;
 
+import io.freshet.kit.web.ApiException;
+import io.freshet.kit.web.QueryParameterFilter;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
@@ -73,7 +75,10 @@ public final class Json {
     Optional<String> nul = nulPath(node);
     if (nul.isPresent()) {
       throw ApiException.badRequest(
-          what + ": " + (nul.get().isEmpty() ? "" : nul.get() + ": ") + NulCharacterFilter.MESSAGE);
+          what
+              + ": "
+              + (nul.get().isEmpty() ? "" : nul.get() + ": ")
+              + QueryParameterFilter.NUL_MESSAGE);
     }
     return node;
   }

@@ -1,14 +1,16 @@
 package io.freshet.scheduler.api.support;
 
-import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.ArraySchema;
 import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
@@ -24,13 +26,14 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The OpenAPI document ({@code /v3/api-docs}): what the API is, its bearer scheme, every error
- * response with the {@link ApiError} schema, and enums by their wire names.
+ * response as an RFC 9457 problem ({@code application/problem+json}, the service kit's {@code
+ * Problems}), and enums by their wire names.
  */
 @Configuration(proxyBeanMethods = false)
 class OpenApiConfig {
 
   static final String BEARER = "bearer";
-  static final String ERROR_SCHEMA = "ApiError";
+  static final String ERROR_SCHEMA = "Problem";
 
   static {
     // free-form JSON (config, credentials, cursor) is an object, not Jackson's node class
@@ -54,8 +57,9 @@ class OpenApiConfig {
                         + " never shown: query parameters of url and config values with"
                         + " secret-looking names (token, secret, password, key, auth, sig,"
                         + " session, cookie, …) are shown as *** and a write that sends *** back"
-                        + " there is refused. Errors are {status, error, messages} with one"
-                        + " message per bad field."))
+                        + " there is refused. Errors are RFC 9457 problems (application/problem+json:"
+                        + " type, title, status, detail) whose errors member lists one message"
+                        + " per bad field or parameter, each starting with its name."))
         .components(
             new Components()
                 .addSecuritySchemes(
@@ -88,11 +92,10 @@ class OpenApiConfig {
   }
 
   /**
-   * The errors every operation can answer, each with the {@link ApiError} body: 400 for a bad
-   * request, 401 without a valid token, 403 for a write with the read-only token, 404 for an
-   * unknown id, 413 for a body over the limit, 503 while the database is down; and the {@link
-   * ApiError} body on the 4xx the controllers document themselves (409), in place of the return
-   * type springdoc puts there.
+   * The errors every operation can answer, each with the problem body: 400 for a bad request, 401
+   * without a valid token, 403 for a write with the read-only token, 404 for an unknown id, 413 for
+   * a body over the limit, 503 while the database is down; and the problem body on the 4xx the
+   * controllers document themselves (409), in place of the return type springdoc puts there.
    */
   @Bean
   OpenApiCustomizer errorResponses() {
@@ -100,9 +103,7 @@ class OpenApiConfig {
       if (openApi.getComponents() == null) {
         openApi.setComponents(new Components());
       }
-      ModelConverters.getInstance()
-          .read(ApiError.class)
-          .forEach(openApi.getComponents()::addSchemas);
+      openApi.getComponents().addSchemas(ERROR_SCHEMA, problemSchema());
       if (openApi.getPaths() == null) {
         return;
       }
@@ -156,10 +157,30 @@ class OpenApiConfig {
     }
   }
 
+  /** RFC 9457's members and the kit's {@code errors} extension. */
+  private static Schema<?> problemSchema() {
+    return new ObjectSchema()
+        .description("An RFC 9457 problem")
+        .addProperty(
+            "type",
+            new StringSchema().format("uri").description("about:blank").example("about:blank"))
+        .addProperty("title", new StringSchema().description("the status's reason phrase"))
+        .addProperty("status", new IntegerSchema().description("the HTTP status"))
+        .addProperty("detail", new StringSchema().description("the errors, joined by '; '"))
+        .addProperty(
+            "errors",
+            new ArraySchema()
+                .items(new StringSchema())
+                .description(
+                    "one message per problem, each starting with the field or parameter it"
+                        + " concerns"))
+        .required(java.util.List.of("type", "title", "status", "errors"));
+  }
+
   private static Content errorContent() {
     return new Content()
         .addMediaType(
-            org.springframework.http.MediaType.APPLICATION_JSON_VALUE,
+            org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE,
             new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + ERROR_SCHEMA)));
   }
 }

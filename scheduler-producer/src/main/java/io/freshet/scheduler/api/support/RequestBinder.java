@@ -1,5 +1,6 @@
 package io.freshet.scheduler.api.support;
 
+import io.freshet.kit.web.ApiException;
 import jakarta.validation.Validator;
 import jakarta.validation.groups.Default;
 import java.util.List;

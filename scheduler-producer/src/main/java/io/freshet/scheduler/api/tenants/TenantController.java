@@ -1,7 +1,7 @@
 package io.freshet.scheduler.api.tenants;
 
 import io.freshet.cadence.source.Tier;
-import io.freshet.scheduler.api.support.ApiException;
+import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.support.RequestBinder;
 import io.freshet.scheduler.api.support.WireNames;
 import io.freshet.scheduler.source.SourceRepository;

@@ -3,8 +3,8 @@ package io.freshet.scheduler.api.imports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.ApiTesting;
-import io.freshet.scheduler.api.support.ApiException;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 
@@ -25,7 +25,7 @@ class NdjsonImportTest {
         .isInstanceOfSatisfying(
             ApiException.class,
             e ->
-                assertThat(e.messages())
+                assertThat(e.errors())
                     .hasSize(2)
                     .satisfiesExactly(
                         m -> assertThat(m).startsWith("line 2: not valid JSON at column "),
@@ -51,8 +51,8 @@ class NdjsonImportTest {
         .isInstanceOfSatisfying(
             ApiException.class,
             e -> {
-              assertThat(e.messages()).hasSize(101);
-              assertThat(e.messages().getLast()).contains("50 more problems");
+              assertThat(e.errors()).hasSize(101);
+              assertThat(e.errors().getLast()).contains("50 more problems");
             });
   }
 }

@@ -3,8 +3,8 @@ package io.freshet.scheduler.api.imports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.sources.SourceRequest;
-import io.freshet.scheduler.api.support.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -101,8 +101,8 @@ class OpmlImportTest {
             ApiException.class,
             e -> {
               assertThat(e.status()).isEqualTo(HttpStatus.BAD_REQUEST);
-              assertThat(e.messages()).singleElement().asString().startsWith("body: ");
-              assertThat(e.messages().getFirst()).doesNotContain("root:");
+              assertThat(e.errors()).singleElement().asString().startsWith("body: ");
+              assertThat(e.errors().getFirst()).doesNotContain("root:");
             });
   }
 
@@ -112,7 +112,7 @@ class OpmlImportTest {
         .isInstanceOfSatisfying(
             ApiException.class,
             e ->
-                assertThat(e.messages())
+                assertThat(e.errors())
                     .singleElement()
                     .asString()
                     .startsWith("body: not well-formed XML at line 1"));

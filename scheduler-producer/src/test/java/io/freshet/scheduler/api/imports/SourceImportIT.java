@@ -69,7 +69,7 @@ class SourceImportIT extends ApiItSupport {
     ApiClient.Response r = importAs(NDJSON, body, tenant);
 
     assertThat(r.status()).isEqualTo(400);
-    assertThat(r.messages())
+    assertThat(r.errors())
         .singleElement()
         .asString()
         .startsWith("line 3: not valid JSON at column");
@@ -79,7 +79,7 @@ class SourceImportIT extends ApiItSupport {
             NDJSON, body.replace("\"url\":\n", "\"url\": \"https://b.example.org/\"}\n"), tenant);
 
     assertThat(fields.status()).isEqualTo(400);
-    assertThat(fields.messages())
+    assertThat(fields.errors())
         .containsExactly(
             "line 2: name: must be a non-blank string of at most 200 characters",
             "line 2: url: must be an absolute http or https URL",
@@ -101,7 +101,7 @@ class SourceImportIT extends ApiItSupport {
     ApiClient.Response r = importAs(NDJSON, body.toString(), small);
 
     assertThat(r.status()).isEqualTo(409);
-    assertThat(r.messages()).singleElement().asString().contains("limit is 3").contains("add 3");
+    assertThat(r.errors()).singleElement().asString().contains("limit is 3").contains("add 3");
     assertThat(count(small)).isEqualTo(1);
   }
 
@@ -109,14 +109,14 @@ class SourceImportIT extends ApiItSupport {
   void anUnknownOrMissingTenantIsRejected() {
     String line = "{\"name\": \"x\", \"connector\": \"feed\", \"url\": \"https://x.example.org/\"}";
 
-    assertThat(importAs(NDJSON, line, "no-such-tenant-y").messages())
+    assertThat(importAs(NDJSON, line, "no-such-tenant-y").errors())
         .containsExactly(
             "tenant_id: no tenant 'no-such-tenant-y'; create it first with POST /tenants");
-    assertThat(importAs(NDJSON, line, null).messages())
+    assertThat(importAs(NDJSON, line, null).errors())
         .singleElement()
         .asString()
         .startsWith("line 1: tenant_id: is required");
-    assertThat(importAs("text/x-opml", OpmlImportTest.SUBSCRIPTIONS, null).messages())
+    assertThat(importAs("text/x-opml", OpmlImportTest.SUBSCRIPTIONS, null).errors())
         .containsExactly("tenant_id: query parameter is required");
   }
 
@@ -127,7 +127,7 @@ class SourceImportIT extends ApiItSupport {
     ApiClient.Response r = importAs(NDJSON, body, tenant);
 
     assertThat(r.status()).isEqualTo(413);
-    assertThat(r.messages()).singleElement().asString().contains("50000");
+    assertThat(r.errors()).singleElement().asString().contains("50000");
   }
 
   @Test
@@ -204,8 +204,7 @@ class SourceImportIT extends ApiItSupport {
     ApiClient.Response r = importAs("text/x-opml", opml, tenant);
 
     assertThat(r.status()).isEqualTo(400);
-    assertThat(r.messages())
-        .containsExactly("outline 3: url: must be an absolute http or https URL");
+    assertThat(r.errors()).containsExactly("outline 3: url: must be an absolute http or https URL");
     assertThat(count(tenant)).isZero();
 
     ApiClient.Response xxe =

@@ -87,7 +87,7 @@ class FetchNowIT extends ApiItSupport {
     ApiClient.Response disabled = api.post("/sources/" + id + "/fetch", null);
 
     assertThat(disabled.status()).isEqualTo(409);
-    assertThat(disabled.messages()).singleElement().asString().contains("is disabled");
+    assertThat(disabled.errors()).singleElement().asString().contains("is disabled");
     assertThat(schedule(id).manualRequested()).isFalse();
     assertThat(api.post("/sources/" + UUID.randomUUID() + "/fetch", null).status()).isEqualTo(404);
   }

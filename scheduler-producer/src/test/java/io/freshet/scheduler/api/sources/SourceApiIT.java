@@ -164,7 +164,7 @@ class SourceApiIT extends ApiItSupport {
 
     ApiClient.Response bad = api.get(t + "&size=501&enabled=maybe&connector=rss&page=-1");
     assertThat(bad.status()).isEqualTo(400);
-    assertThat(bad.messages())
+    assertThat(bad.errors())
         .containsExactlyInAnyOrder(
             "size: must be a whole number between 1 and 500",
             "enabled: must be true or false",
@@ -283,12 +283,9 @@ class SourceApiIT extends ApiItSupport {
         api.put("/sources/" + id, "{\"name\": \"\", \"connector\": \"feed\", \"url\": \"nope\"}");
 
     assertThat(bad.status()).isEqualTo(400);
-    assertThat(bad.messages())
-        .singleElement()
-        .asString()
-        .startsWith("tenant_id: cannot be changed");
+    assertThat(bad.errors()).singleElement().asString().startsWith("tenant_id: cannot be changed");
     assertThat(invalid.status()).isEqualTo(400);
-    assertThat(invalid.messages()).hasSize(2);
+    assertThat(invalid.errors()).hasSize(2);
     assertThat(api.get("/sources/" + id).text()).isEqualTo(before);
     assertThat(
             api.put(
@@ -321,24 +318,34 @@ class SourceApiIT extends ApiItSupport {
     ApiClient.Response gone = api.get("/sources/" + id);
     assertThat(gone.status()).isEqualTo(404);
     assertThat(gone.json().get("status").intValue()).isEqualTo(404);
-    assertThat(gone.json().get("error").stringValue()).isEqualTo("Not Found");
-    assertThat(gone.messages()).containsExactly("no source with id " + id);
+    assertThat(gone.json().get("title").stringValue()).isEqualTo("Not Found");
+    assertThat(gone.json().get("type").stringValue()).isEqualTo("about:blank");
+    assertThat(gone.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(gone.errors()).containsExactly("no source with id " + id);
     assertThat(api.delete("/sources/" + id).status()).isEqualTo(404);
 
     ApiClient.Response malformed = api.get("/sources/not-a-uuid");
     assertThat(malformed.status()).isEqualTo(400);
-    assertThat(malformed.messages()).containsExactly("id: must be a UUID");
+    assertThat(malformed.errors()).containsExactly("id: must be a UUID");
   }
 
   @Test
   void unknownPathsAndMethodsAnswerInTheErrorFormat() {
     ApiClient.Response missing = api.get("/no-such-endpoint");
     assertThat(missing.status()).isEqualTo(404);
-    assertThat(missing.messages()).hasSize(1);
+    assertThat(missing.errors()).hasSize(1);
 
     ApiClient.Response method = api.send("PATCH", "/sources", null, null, ApiClient.TOKEN);
     assertThat(method.status()).isEqualTo(405);
-    assertThat(method.json().get("error").stringValue()).isEqualTo("Method Not Allowed");
+    assertThat(method.json().get("title").stringValue()).isEqualTo("Method Not Allowed");
+    assertThat(method.errors()).singleElement().asString().startsWith("method: PATCH");
+    assertThat(method.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+
+    // a request line over Tomcat's limit never reaches Spring: still a problem, not Tomcat's HTML
+    ApiClient.Response tooLong = api.get("/sources?q=" + "x".repeat(20_000));
+    assertThat(tooLong.status()).isEqualTo(400);
+    assertThat(tooLong.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(tooLong.errors()).hasSize(1);
   }
 
   private byte[] storedCredentials(UUID id) {

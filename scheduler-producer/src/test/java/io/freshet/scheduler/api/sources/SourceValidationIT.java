@@ -29,9 +29,9 @@ class SourceValidationIT extends ApiItSupport {
     ApiClient.Response query = api.get("/sources?q=x%00y");
 
     assertThat(body.status()).isEqualTo(400);
-    assertThat(body.messages()).singleElement().asString().contains("/name").contains("NUL");
+    assertThat(body.errors()).singleElement().asString().contains("/name").contains("NUL");
     assertThat(query.status()).isEqualTo(400);
-    assertThat(query.messages()).singleElement().asString().contains("query parameter q");
+    assertThat(query.errors()).singleElement().asString().startsWith("q: ").contains("NUL");
   }
 
   @Test
@@ -48,8 +48,8 @@ class SourceValidationIT extends ApiItSupport {
 
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.json().get("status").intValue()).isEqualTo(400);
-    assertThat(r.json().get("error").stringValue()).isEqualTo("Bad Request");
-    assertThat(r.messages())
+    assertThat(r.json().get("title").stringValue()).isEqualTo("Bad Request");
+    assertThat(r.errors())
         .hasSize(6)
         .contains("url: must be an absolute http or https URL")
         .anySatisfy(m -> assertThat(m).startsWith("name: "))
@@ -117,9 +117,9 @@ class SourceValidationIT extends ApiItSupport {
       ApiClient.Response r = api.post("/sources", c.body());
 
       assertThat(r.status()).as(c.body()).isEqualTo(400);
-      assertThat(r.messages()).as(c.body()).hasSameSizeAs(c.prefixes());
+      assertThat(r.errors()).as(c.body()).hasSameSizeAs(c.prefixes());
       for (int i = 0; i < c.prefixes().size(); i++) {
-        assertThat(r.messages().get(i)).as(c.body()).startsWith(c.prefixes().get(i));
+        assertThat(r.errors().get(i)).as(c.body()).startsWith(c.prefixes().get(i));
       }
     }
     assertThat(count()).isZero();
@@ -139,7 +139,7 @@ class SourceValidationIT extends ApiItSupport {
                 .formatted(tenant));
 
     assertThat(r.status()).isEqualTo(400);
-    assertThat(r.messages())
+    assertThat(r.errors())
         .hasSize(3)
         .anySatisfy(m -> assertThat(m).startsWith("config.cadence.expression: '61 * * * *'"))
         .anySatisfy(m -> assertThat(m).startsWith("config.cadence.zone: unknown time zone"))
@@ -153,7 +153,7 @@ class SourceValidationIT extends ApiItSupport {
              "url": "https://cal.example.org/a.ics", "config": {"cadence": {"mode": "hourly"}}}
             """
                 .formatted(tenant));
-    assertThat(mode.messages())
+    assertThat(mode.errors())
         .singleElement()
         .asString()
         .startsWith("config.cadence.mode: unknown mode 'hourly'; allowed values: always");
@@ -169,7 +169,7 @@ class SourceValidationIT extends ApiItSupport {
                 + " \"url\": \"https://x.org/\"}");
 
     assertThat(r.status()).isEqualTo(400);
-    assertThat(r.messages())
+    assertThat(r.errors())
         .containsExactly(
             "name: must be a non-blank string of at most 200 characters",
             "tenant_id: no tenant 'no-such-tenant-x'; create it first with POST /tenants");
@@ -180,7 +180,7 @@ class SourceValidationIT extends ApiItSupport {
     ApiClient.Response r = api.send("POST", "/sources", "text/plain", "{}", ApiClient.TOKEN);
 
     assertThat(r.status()).isEqualTo(415);
-    assertThat(r.messages()).singleElement().asString().contains("application/json");
+    assertThat(r.errors()).singleElement().asString().contains("application/json");
   }
 
   @Test
@@ -196,7 +196,7 @@ class SourceValidationIT extends ApiItSupport {
                 .formatted(small));
 
     assertThat(third.status()).isEqualTo(409);
-    assertThat(third.messages())
+    assertThat(third.errors())
         .singleElement()
         .asString()
         .contains("its limit is 2")
@@ -217,7 +217,7 @@ class SourceValidationIT extends ApiItSupport {
     ApiClient.Response r = api.post("/sources", big);
 
     assertThat(r.status()).isEqualTo(413);
-    assertThat(r.messages()).containsExactly("body: larger than the limit of 1 MB");
+    assertThat(r.errors()).containsExactly("body: larger than the limit of 1 MB");
     assertThat(count()).isZero();
   }
 

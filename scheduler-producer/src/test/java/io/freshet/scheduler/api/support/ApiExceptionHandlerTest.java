@@ -13,7 +13,7 @@ class ApiExceptionHandlerTest {
             "Failing row contains (https://u:p@x.example.org/feed?sig=S-1, {\"password\": \"P-2\"})");
     var e = new RuntimeException("insert failed", root);
 
-    String logged = ApiExceptionHandler.describe(e);
+    String logged = new ApiExceptionHandler().describe(e);
 
     assertThat(logged)
         .startsWith("java.lang.RuntimeException: insert failed <- caused by")

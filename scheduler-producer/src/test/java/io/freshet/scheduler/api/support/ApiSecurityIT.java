@@ -39,7 +39,7 @@ class ApiSecurityIT extends ApiItSupport {
         assertThat(r.status()).as(call[0] + " " + call[1] + " with " + token).isEqualTo(401);
         assertThat(r.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
         assertThat(r.json().get("status").intValue()).isEqualTo(401);
-        assertThat(r.messages()).hasSize(1);
+        assertThat(r.errors()).hasSize(1);
       }
     }
 
@@ -106,7 +106,7 @@ class ApiSecurityIT extends ApiItSupport {
     ApiClient.Response put = api.put("/sources/" + id, back);
 
     assertThat(put.status()).isEqualTo(400);
-    assertThat(put.messages())
+    assertThat(put.errors())
         .anySatisfy(m -> assertThat(m).startsWith("url: query parameter api_key is the redaction"))
         .anySatisfy(m -> assertThat(m).startsWith("config.headers.X-Api-Key: is the redaction"));
     assertThat(

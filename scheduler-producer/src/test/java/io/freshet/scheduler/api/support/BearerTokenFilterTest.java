@@ -3,6 +3,7 @@ package io.freshet.scheduler.api.support;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.freshet.kit.web.ProblemWriter;
 import io.freshet.scheduler.api.ApiTesting;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockFilterChain;
@@ -12,7 +13,7 @@ import org.springframework.mock.web.MockHttpServletResponse;
 class BearerTokenFilterTest {
 
   private final BearerTokenFilter filter =
-      new BearerTokenFilter("s3cret", "r3ad", new ApiErrorWriter(ApiTesting.json().mapper()));
+      new BearerTokenFilter("s3cret", "r3ad", new ProblemWriter(ApiTesting.json().mapper()));
 
   private MockHttpServletResponse run(String method, String path, String authorization)
       throws Exception {
@@ -33,8 +34,11 @@ class BearerTokenFilterTest {
 
       assertThat(response.getStatus()).as(String.valueOf(auth)).isEqualTo(401);
       assertThat(response.getHeader("WWW-Authenticate")).isEqualTo("Bearer");
+      assertThat(response.getContentType()).isEqualTo("application/problem+json");
       assertThat(response.getContentAsString())
-          .startsWith("{\"status\":401,\"error\":\"Unauthorized\",\"messages\":[");
+          .startsWith(
+              "{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,\"detail\":")
+          .contains("\"errors\":[");
     }
   }
 
@@ -65,7 +69,7 @@ class BearerTokenFilterTest {
   @Test
   void withoutAReadTokenReadsNeedTheWriteToken() throws Exception {
     var writeOnly =
-        new BearerTokenFilter("s3cret", "", new ApiErrorWriter(ApiTesting.json().mapper()));
+        new BearerTokenFilter("s3cret", "", new ProblemWriter(ApiTesting.json().mapper()));
     var request = new MockHttpServletRequest("GET", "/sources");
     request.setServletPath("/sources");
     request.addHeader("Authorization", "Bearer ");
@@ -93,7 +97,7 @@ class BearerTokenFilterTest {
   @Test
   void aBlankTokenIsRefused() {
     assertThatThrownBy(
-            () -> new BearerTokenFilter(" ", "r", new ApiErrorWriter(ApiTesting.json().mapper())))
+            () -> new BearerTokenFilter(" ", "r", new ProblemWriter(ApiTesting.json().mapper())))
         .hasMessageContaining("freshet.api.token");
   }
 }

@@ -3,6 +3,8 @@ package io.freshet.scheduler.api.support;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.freshet.kit.web.ApiException;
+import io.freshet.kit.web.QueryParameterFilter;
 import io.freshet.scheduler.api.ApiTesting;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +18,7 @@ class JsonTest {
         .isInstanceOfSatisfying(
             ApiException.class,
             e ->
-                assertThat(e.messages())
+                assertThat(e.errors())
                     .singleElement()
                     .asString()
                     .startsWith("body: not valid JSON at line 2, column ")
@@ -45,8 +47,8 @@ class JsonTest {
         .isInstanceOfSatisfying(
             ApiException.class,
             e ->
-                assertThat(e.messages())
-                    .containsExactly("body: /config/tags/1: " + NulCharacterFilter.MESSAGE));
+                assertThat(e.errors())
+                    .containsExactly("body: /config/tags/1: " + QueryParameterFilter.NUL_MESSAGE));
     assertThatThrownBy(() -> JSON.parse("{\"na\\u0000me\": 1}", "line 2"))
         .hasMessageContaining("line 2: /na?me: contains a NUL character");
   }

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class OpenApiDocumentIT extends ApiItSupport {
 
   private static final ObjectMapper JACKSON2 = new ObjectMapper();
-  private static final String ERROR_REF = "#/components/schemas/ApiError";
+  private static final String ERROR_REF = "#/components/schemas/Problem";
 
   private JsonNode doc;
 
@@ -108,8 +108,8 @@ class OpenApiDocumentIT extends ApiItSupport {
   @Test
   void everyErrorResponseHasTheErrorSchemaAndTheErrorPageIsHidden() {
     assertThat(doc.path("paths").has("/error")).isFalse();
-    assertThat(fieldNames(doc.at("/components/schemas/ApiError/properties")))
-        .containsExactlyInAnyOrder("status", "error", "messages");
+    assertThat(fieldNames(doc.at("/components/schemas/Problem/properties")))
+        .containsExactlyInAnyOrder("type", "title", "status", "detail", "errors");
     forEachOperation(
         (key, op) -> {
           JsonNode responses = op.path("responses");
@@ -124,7 +124,13 @@ class OpenApiDocumentIT extends ApiItSupport {
               .forEach(
                   r -> {
                     if (r.getKey().startsWith("4") || r.getKey().startsWith("5")) {
-                      assertThat(r.getValue().at("/content/application~1json/schema/$ref").asText())
+                      assertThat(r.getValue().path("content").has("application/json"))
+                          .as(key + " " + r.getKey() + " is only problem+json")
+                          .isFalse();
+                      assertThat(
+                              r.getValue()
+                                  .at("/content/application~1problem+json/schema/$ref")
+                                  .asText())
                           .as(key + " " + r.getKey())
                           .isEqualTo(ERROR_REF);
                     }

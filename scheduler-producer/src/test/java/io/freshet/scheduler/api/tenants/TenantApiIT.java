@@ -62,9 +62,9 @@ class TenantApiIT extends ApiItSupport {
     ApiClient.Response unknown =
         api.post("/tenants", "{\"id\": \"ok\", \"tier\": \"pro\", \"x\": 1}");
     assertThat(unknown.status()).isEqualTo(400);
-    assertThat(unknown.messages())
+    assertThat(unknown.errors())
         .containsExactly("x: unknown field; allowed fields: id, max_sources, tier");
-    assertThat(bad.messages())
+    assertThat(bad.errors())
         .hasSize(3)
         .anySatisfy(m -> assertThat(m).startsWith("id: must be 1 to 100 characters"))
         .anySatisfy(
@@ -75,7 +75,7 @@ class TenantApiIT extends ApiItSupport {
 
     ApiClient.Response rename = api.put("/tenants/" + id, "{\"id\": \"other\", \"tier\": \"pro\"}");
     assertThat(rename.status()).isEqualTo(400);
-    assertThat(rename.messages()).singleElement().asString().startsWith("id: cannot be changed");
+    assertThat(rename.errors()).singleElement().asString().startsWith("id: cannot be changed");
     assertThat(api.get("/tenants/" + id).json().get("tier").stringValue()).isEqualTo("starter");
   }
 
@@ -104,7 +104,7 @@ class TenantApiIT extends ApiItSupport {
     ApiClient.Response refused = api.delete("/tenants/" + id);
 
     assertThat(refused.status()).isEqualTo(409);
-    assertThat(refused.messages()).singleElement().asString().contains("has 1 sources");
+    assertThat(refused.errors()).singleElement().asString().contains("has 1 sources");
     assertThat(api.get("/sources/" + source).status()).isEqualTo(200);
 
     assertThat(api.delete("/sources/" + source).status()).isEqualTo(204);
