@@ -1,5 +1,6 @@
 package io.freshet.kit.web;
 
+import io.freshet.kit.kafka.Failures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -71,9 +72,22 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
                 HttpStatus.SERVICE_UNAVAILABLE, "database unavailable; retry in a few seconds"));
   }
 
-  /** Anything else: 500, the details in the log ({@link #describe}), none to the client. */
+  /**
+   * Anything else: a dependency that is down by the kit's one rule ({@link Failures#isOutage}) is a
+   * 503 like the database's; the rest a 500, the details in the log ({@link #describe}), none to
+   * the client.
+   */
   @ExceptionHandler(Exception.class)
   public ResponseEntity<ProblemDetail> unexpected(Exception e) {
+    if (Failures.isOutage(e)) {
+      log.warn("request failed: a dependency is unavailable ({})", summary(e));
+      return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+          .header(HttpHeaders.RETRY_AFTER, "5")
+          .body(
+              Problems.of(
+                  HttpStatus.SERVICE_UNAVAILABLE,
+                  "a dependency is unavailable; retry in a few seconds"));
+    }
     log.error("request failed: {}", describe(e));
     return Problems.response(
         HttpStatus.INTERNAL_SERVER_ERROR, "internal error; see the service log");
