@@ -121,6 +121,14 @@ public final class DeadLetterTool implements Callable<Integer> {
     var tool = new DeadLetterTool(bootstrap, out);
     tool.err = err;
     CommandLine cli = new CommandLine(tool);
+    cli.setUsageHelpWidth(100);
+    var exitCodes = cli.getCommandSpec().usageMessage().exitCodeList();
+    for (CommandLine sub : cli.getSubcommands().values()) {
+      sub.getCommandSpec()
+          .usageMessage()
+          .exitCodeListHeading("%nExit codes:%n")
+          .exitCodeList(exitCodes);
+    }
     cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     cli.setParameterExceptionHandler(
@@ -191,8 +199,10 @@ public final class DeadLetterTool implements Callable<Integer> {
   /** {@code list}. */
   @Command(
       name = "list",
-      description =
-          "Every dead-letter topic: its letters, how many were re-driven, how many are pending.")
+      description = {
+        "Every dead-letter topic: its letters, how many were re-driven, how many are pending.",
+        ""
+      })
   static final class ListCommand implements Callable<Integer> {
     @ParentCommand DeadLetterTool tool;
 
@@ -212,9 +222,11 @@ public final class DeadLetterTool implements Callable<Integer> {
   /** {@code show DLQ [--limit N]}. */
   @Command(
       name = "show",
-      description =
-          "The first letters of one dead-letter topic: offset, key, origin, reason, where in the"
-              + " code.")
+      description = {
+        "The first letters of one dead-letter topic: offset, key, origin, reason, where in the"
+            + " code.",
+        ""
+      })
   static final class ShowCommand implements Callable<Integer> {
     @ParentCommand DeadLetterTool tool;
 
@@ -248,9 +260,11 @@ public final class DeadLetterTool implements Callable<Integer> {
   /** {@code redrive DLQ [--dry-run]}. */
   @Command(
       name = "redrive",
-      description =
-          "Sends the letters not yet re-driven back to their topic, marked for the one consumer"
-              + " group that failed them.")
+      description = {
+        "Sends the letters not yet re-driven back to their topic, marked for the one consumer"
+            + " group that failed them.",
+        ""
+      })
   static final class RedriveCommand implements Callable<Integer> {
     @ParentCommand DeadLetterTool tool;
 
