@@ -1,5 +1,6 @@
 package io.freshet.worker.cli;
 
+import io.freshet.kit.cli.CommandLines;
 import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
@@ -9,8 +10,6 @@ import io.freshet.worker.config.WorkerProperties;
 import io.freshet.worker.fetch.FetchResult;
 import io.freshet.worker.fetch.FetchedItem;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,15 +20,11 @@ import java.util.concurrent.Callable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
-import picocli.CommandLine.UnmatchedArgumentException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -47,7 +42,6 @@ import tools.jackson.databind.node.ObjectNode;
     name = "fetch",
     sortOptions = false,
     sortSynopsis = false,
-    usageHelpWidth = 100,
     description = {
       "Fetches URL once with exactly the fetch-worker's fetch path (HTTP, politeness, SSRF guard,"
           + " parser, hashing, signals) and prints one JSON line per item read, then one with the"
@@ -122,37 +116,7 @@ public final class FetchOnceCommand implements Callable<Integer> {
   /** Runs the command; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     QuietLogging.toStderr();
-    CommandLine cli = new CommandLine(new FetchOnceCommand(out, err));
-    cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
-    cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
-    cli.setParameterExceptionHandler(
-        (e, a) -> {
-          err.println("fetch: " + problem(e) + " (fetch --help)");
-          return 2;
-        });
-    return cli.execute(args);
-  }
-
-  /**
-   * picocli's message on one line; a misspelt option is reported as such (not as the required
-   * option picocli checks first), a value a converter refused as {@code --option: why}.
-   */
-  private static String problem(ParameterException e) {
-    var parsed = e.getCommandLine().getParseResult();
-    if (!(e instanceof UnmatchedArgumentException)
-        && parsed != null
-        && !parsed.unmatched().isEmpty()) {
-      e = new UnmatchedArgumentException(e.getCommandLine(), parsed.unmatched());
-    }
-    if (e.getCause() instanceof TypeConversionException t
-        && e.getArgSpec() instanceof OptionSpec o) {
-      return o.longestName() + ": " + t.getMessage();
-    }
-    String m = e.getMessage().replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
-    if (e instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
-      m += "; did you mean " + String.join(" or ", u.getSuggestions()) + "?";
-    }
-    return m;
+    return CommandLines.create(new FetchOnceCommand(out, err), "fetch", out, err).execute(args);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.freshet.stack.launcher;
 
+import io.freshet.kit.cli.CommandLines;
 import io.freshet.kit.kafka.DeadLetterTool;
 import io.freshet.schemas.registry.SchemaRegistrar;
 import io.freshet.stack.demoweb.DemoWebSettings;
@@ -24,9 +25,7 @@ import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Unmatched;
-import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The launcher behind {@code ./freshet}: {@code up} (everything, live progress until stopped),
@@ -67,26 +66,8 @@ public final class LocalStack {
    * Ctrl-C (or SIGTERM) stopped everything, from within the shutdown: the JVM is exiting.
    */
   static int run(String[] args) {
-    CommandLine cli = new CommandLine(new Launcher());
+    CommandLine cli = CommandLines.create(new Launcher(), "freshet", System.out, System.err);
     cli.getSubcommands().get("dlq").setStopAtUnmatched(true);
-    cli.setUsageHelpWidth(100);
-    var exitCodes = cli.getCommandSpec().usageMessage().exitCodeList();
-    for (CommandLine sub : cli.getSubcommands().values()) {
-      sub.getCommandSpec()
-          .usageMessage()
-          .exitCodeListHeading("%nExit codes:%n")
-          .exitCodeList(exitCodes);
-    }
-    cli.setParameterExceptionHandler(
-        (e, a) -> {
-          System.err.println(
-              "freshet: "
-                  + problem(e)
-                  + " ("
-                  + e.getCommandLine().getCommandSpec().qualifiedName()
-                  + " --help)");
-          return 2;
-        });
     cli.setExecutionExceptionHandler(
         (e, c, parsed) -> {
           if (stopRequested) {
@@ -105,33 +86,6 @@ public final class LocalStack {
     return cli.execute(args);
   }
 
-  /**
-   * picocli's message on one line; a misspelt option or command is reported as such, with what was
-   * maybe meant.
-   */
-  private static String problem(ParameterException e) {
-    CommandLine c = e.getCommandLine();
-    if (e instanceof UnmatchedArgumentException u) {
-      if (!c.getSubcommands().isEmpty()
-          && !u.getUnmatched().isEmpty()
-          && !u.getUnmatched().getFirst().startsWith("-")) {
-        return "unknown command '"
-            + u.getUnmatched().getFirst()
-            + "'; allowed: "
-            + String.join(", ", c.getSubcommands().keySet());
-      }
-      String m = oneLine(e.getMessage());
-      return u.getSuggestions().isEmpty()
-          ? m
-          : m + "; did you mean " + String.join(" or ", u.getSuggestions()) + "?";
-    }
-    return oneLine(e.getMessage());
-  }
-
-  private static String oneLine(String m) {
-    return m.replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
-  }
-
   /** The launcher with this machine's settings ({@code FRESHET_*}) and this JVM's java. */
   private static LocalStack fromEnvironment() {
     StackSettings settings =
@@ -144,7 +98,6 @@ public final class LocalStack {
   /** {@code ./freshet}'s Java side; without a command, {@code up}. */
   @Command(
       name = "./freshet",
-      usageHelpWidth = 100,
       description = {
         "The launcher behind ./freshet (which builds what is missing first; see ./freshet --help)."
             + " Without a command: up.",

@@ -1,8 +1,8 @@
 package io.freshet.kit.kafka;
 
+import io.freshet.kit.cli.CommandLines;
 import io.freshet.schemas.topic.Topic;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,16 +32,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
-import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The operator's dead-letter tool ({@code ./freshet dlq}):
@@ -63,7 +58,6 @@ import picocli.CommandLine.UnmatchedArgumentException;
 @Command(
     name = "dlq",
     sortOptions = false,
-    usageHelpWidth = 100,
     description = {
       "Dead letters per consumer group: each group's failed records are on <topic>.dlq.<group>."
           + " Re-driven letters go back to their topic marked for the one group that failed them"
@@ -120,27 +114,7 @@ public final class DeadLetterTool implements Callable<Integer> {
   public static int run(String[] args, String bootstrap, PrintStream out, PrintStream err) {
     var tool = new DeadLetterTool(bootstrap, out);
     tool.err = err;
-    CommandLine cli = new CommandLine(tool);
-    cli.setUsageHelpWidth(100);
-    var exitCodes = cli.getCommandSpec().usageMessage().exitCodeList();
-    for (CommandLine sub : cli.getSubcommands().values()) {
-      sub.getCommandSpec()
-          .usageMessage()
-          .exitCodeListHeading("%nExit codes:%n")
-          .exitCodeList(exitCodes);
-    }
-    cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
-    cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
-    cli.setParameterExceptionHandler(
-        (e, a) -> {
-          err.println(
-              "dlq: "
-                  + problem(e)
-                  + " ("
-                  + e.getCommandLine().getCommandSpec().qualifiedName()
-                  + " --help)");
-          return 2;
-        });
+    CommandLine cli = CommandLines.create(tool, "dlq", out, err);
     cli.setExecutionExceptionHandler(
         (e, c, parsed) -> {
           if (e instanceof InterruptedException) {
@@ -162,38 +136,6 @@ public final class DeadLetterTool implements Callable<Integer> {
   public Integer call() {
     spec.commandLine().usage(err);
     return 2;
-  }
-
-  /**
-   * picocli's message on one line; a misspelt option or command is reported as such (not as the
-   * missing argument picocli checks first), a value a converter refused as {@code --option: why}.
-   */
-  private static String problem(ParameterException e) {
-    CommandLine c = e.getCommandLine();
-    var parsed = c.getParseResult();
-    if (!(e instanceof UnmatchedArgumentException)
-        && parsed != null
-        && !parsed.unmatched().isEmpty()) {
-      e = new UnmatchedArgumentException(c, parsed.unmatched());
-    }
-    if (e instanceof UnmatchedArgumentException u
-        && !c.getSubcommands().isEmpty()
-        && !u.getUnmatched().isEmpty()
-        && !u.getUnmatched().getFirst().startsWith("-")) {
-      return "unknown command '"
-          + u.getUnmatched().getFirst()
-          + "'; allowed: "
-          + String.join(", ", c.getSubcommands().keySet());
-    }
-    if (e.getCause() instanceof TypeConversionException t
-        && e.getArgSpec() instanceof OptionSpec o) {
-      return o.longestName() + ": " + t.getMessage();
-    }
-    String m = e.getMessage().replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
-    if (e instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
-      m += "; did you mean " + String.join(" or ", u.getSuggestions()) + "?";
-    }
-    return m;
   }
 
   /** {@code list}. */
@@ -240,7 +182,7 @@ public final class DeadLetterTool implements Callable<Integer> {
         names = "--limit",
         paramLabel = "N",
         defaultValue = "20",
-        converter = AtLeastOne.class,
+        converter = CommandLines.AtLeastOne.class,
         description = "letters to show at most (default: ${DEFAULT-VALUE})")
     int limit;
 
@@ -287,22 +229,6 @@ public final class DeadLetterTool implements Callable<Integer> {
     public Integer call() throws ExecutionException, InterruptedException {
       tool.redrive(checked(dlq), dryRun);
       return 0;
-    }
-  }
-
-  /** A whole number of at least 1. */
-  static final class AtLeastOne implements ITypeConverter<Integer> {
-    @Override
-    public Integer convert(String v) {
-      try {
-        int n = Integer.parseInt(v);
-        if (n >= 1) {
-          return n;
-        }
-      } catch (NumberFormatException e) {
-        // below
-      }
-      throw new TypeConversionException("expected a whole number of at least 1, got '" + v + "'");
     }
   }
 
