@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -322,6 +323,11 @@ public final class TopicProvisioner {
             String m = e.getMessage().replace(System.lineSeparator(), " ").replace('\n', ' ');
             if (e instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
               m += "; did you mean " + String.join(" or ", u.getSuggestions()) + "?";
+            }
+            if (e.getArgSpec() instanceof OptionSpec o
+                && ENV.containsKey(o.longestName())
+                && Arrays.stream(a).noneMatch(arg -> arg.startsWith(o.longestName()))) {
+              m += " (from " + ENV.get(o.longestName()) + ")"; // a bad environment value
             }
             err.println("provision-topics: " + m.trim() + " (provision-topics --help)");
             return 2;

@@ -46,6 +46,9 @@ class TopicProvisionerCommandTest {
     assertThat(run(Map.of(), "--partitions", "0")).isEqualTo(2);
     assertThat(err()).contains("partitions and replication factor must be at least 1");
     assertThat(run(Map.of("FRESHET_KAFKA_REPLICATION_FACTOR", "three"))).isEqualTo(2);
-    assertThat(err()).contains("--replication-factor").contains("'three'");
+    assertThat(err())
+        .contains("--replication-factor")
+        .contains("'three'")
+        .contains("(from FRESHET_KAFKA_REPLICATION_FACTOR)");
   }
 }
