@@ -170,9 +170,10 @@ public final class SchemaRegistrar {
     @Option(
         names = "--registry-url",
         paramLabel = "URL",
-        description =
-            "the registry's Confluent-compatible API, e.g. http://registry:8080/apis/ccompat/v7"
-                + " (default: FRESHET_REGISTRY_CCOMPAT_URL)")
+        description = {
+          "the registry's Confluent-compatible API (default: FRESHET_REGISTRY_CCOMPAT_URL), e.g.",
+          "http://registry:8080/apis/ccompat/v7"
+        })
     String url;
 
     @Option(

@@ -233,6 +233,7 @@ public final class TopicProvisioner {
   @Command(
       name = "provision-topics",
       sortOptions = false,
+      sortSynopsis = false,
       usageHelpWidth = 100,
       description = {
         "Creates every missing Freshet topic with the configured partitions, replication and"
