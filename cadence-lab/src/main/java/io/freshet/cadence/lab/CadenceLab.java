@@ -15,6 +15,7 @@ import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,35 +26,68 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The cadence lab, {@code java -jar cadence-lab/target/cadence-lab.jar}:
+ * The cadence lab, {@code java -jar cadence-lab/target/cadence-lab.jar}, with the subcommands
+ * {@link Simulate simulate} (compare the policies on a trace) and {@link Generate generate} (write
+ * a synthetic trace); {@code --help} on each lists its options.
  *
- * <pre>
- * simulate --trace FILE --budget-per-hour N [--from T] [--to T] [--observe feed|page]
- *          [--policies all|name,name] [--out report.csv] [--at-defaults]
- *          [--importance on|off] [--feed-size 20] [--threads N] [--tune-peers]
- *          [--shifts 1 [--shift-days 7]]
- * generate --out FILE [--sources 2000] [--days 74] [--seed 42]
- *          [--start 2026-01-05T00:00:00Z] [--median-per-day 0.3] [--sigma 2.2]
- * </pre>
- *
- * Bad input is reported on one line naming the argument or the trace line, with exit code 2.
+ * <p>Bad input is reported on one line naming the argument or the trace line, with exit code 2.
  * Progress goes to stderr, the report table to stdout.
  */
-public final class CadenceLab {
+@Command(
+    name = "cadence-lab",
+    sortOptions = false,
+    sortSynopsis = false,
+    usageHelpWidth = 100,
+    description = {
+      "The cadence lab: compares cadence policies on a change trace in an offline simulator,"
+          + " and writes synthetic traces.",
+      ""
+    },
+    subcommands = {CadenceLab.Simulate.class, CadenceLab.Generate.class, HelpCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:done",
+      "1:a failure: interrupted, or an unexpected error",
+      "2:bad input: an argument, a trace file or line, a file that cannot be read or written"
+    },
+    footerHeading = "%nExample:%n",
+    footer = {
+      "  cadence-lab generate --out trace.csv --sources 2000 --days 74",
+      "  cadence-lab simulate --trace trace.csv --budget-per-hour 500 --policies all"
+    })
+public final class CadenceLab implements Callable<Integer> {
 
-  private static final String USAGE =
-      "usage: cadence-lab simulate --trace FILE --budget-per-hour N [--from T --to T]"
-          + " [--observe feed|page] [--policies all|a,b] [--out report.csv] [--at-defaults]"
-          + " [--importance on|off] [--feed-size 20] [--threads N] [--tune-peers]"
-          + " [--shifts 1 [--shift-days 7]]\n"
-          + "       cadence-lab generate --out FILE [--sources 2000] [--days 74] [--seed 42]"
-          + " [--start 2026-01-05T00:00:00Z] [--median-per-day 0.3] [--sigma 2.2]";
+  @Spec CommandSpec spec;
 
-  private CadenceLab() {}
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "this help")
+  boolean help;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  private CadenceLab(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
@@ -61,78 +95,422 @@ public final class CadenceLab {
 
   /** Runs the lab; returns the exit code (0 ok, 2 bad input, 1 unexpected failure). */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    try {
-      if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
-        out.println(USAGE);
-        return args.length == 0 ? 2 : 0;
+    CadenceLab lab = new CadenceLab(out, err);
+    CommandLine cli = new CommandLine(lab);
+    cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+    cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+    cli.setParameterExceptionHandler(
+        (e, a) -> {
+          err.println("cadence-lab: error: " + problem(e) + " (" + hint(e.getCommandLine()) + ")");
+          return 2;
+        });
+    cli.setExecutionExceptionHandler(
+        (e, c, parsed) -> {
+          if (e instanceof UsageException
+              || e instanceof TraceFormatException
+              || e instanceof IOException
+              || e instanceof UncheckedIOException) {
+            err.println("cadence-lab: error: " + e.getMessage());
+            return 2;
+          }
+          if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            err.println("cadence-lab: interrupted");
+            return 1;
+          }
+          err.println("cadence-lab: failed: " + e);
+          return 1;
+        });
+    return cli.execute(args);
+  }
+
+  /** No command: the usage, exit code 2. */
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(out);
+    return 2;
+  }
+
+  /** {@code cadence-lab simulate --help}, say: where to read about what was wrong. */
+  private static String hint(CommandLine c) {
+    return c.getCommandSpec().qualifiedName() + " --help";
+  }
+
+  /**
+   * picocli's message on one line; a misspelt option or command is reported as such (not as the
+   * required option picocli checks first), a value our converters refused as {@code --option: why}.
+   */
+  private static String problem(ParameterException e) {
+    CommandLine c = e.getCommandLine();
+    var parsed = c.getParseResult();
+    if (!(e instanceof UnmatchedArgumentException)
+        && parsed != null
+        && !parsed.unmatched().isEmpty()) {
+      e = new UnmatchedArgumentException(c, parsed.unmatched());
+    }
+    if (e instanceof UnmatchedArgumentException u) {
+      String first = u.getUnmatched().isEmpty() ? "" : u.getUnmatched().getFirst();
+      if (!c.getSubcommands().isEmpty() && !first.startsWith("-")) {
+        return "unknown command '"
+            + first
+            + "'; allowed: "
+            + String.join(
+                ", ", c.getSubcommands().keySet().stream().filter(n -> !n.equals("help")).toList());
       }
-      switch (args[0]) {
-        case "simulate" -> simulate(args, out, err);
-        case "generate" -> generate(args, err);
-        default ->
-            throw new UsageException(
-                "unknown command '" + args[0] + "'; allowed: simulate, generate");
-      }
+      String m = oneLine(e.getMessage());
+      return u.getSuggestions().isEmpty()
+          ? m
+          : m + "; did you mean " + String.join(" or ", u.getSuggestions()) + "?";
+    }
+    if (e.getCause() instanceof TypeConversionException t
+        && e.getArgSpec() instanceof OptionSpec o) {
+      return o.longestName() + ": " + t.getMessage();
+    }
+    return oneLine(e.getMessage());
+  }
+
+  private static String oneLine(String m) {
+    return m.replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
+  }
+
+  /** {@code simulate}: every policy on one trace, at equal cost or at their defaults. */
+  @Command(
+      name = "simulate",
+      sortOptions = false,
+      sortSynopsis = false,
+      usageHelpWidth = 100,
+      description = {
+        "Runs every policy (or those of --policies) on the trace's window at the same fetch"
+            + " budget and prints a table: fetches, mean/p50/p95 delay, freshness, harmonic"
+            + " staleness, unseen changes, delay against the oracle. Progress on stderr.",
+        ""
+      },
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:the table was printed (and --out written)",
+        "1:a failure: interrupted, or an unexpected error",
+        "2:bad input: an argument, the trace file or one of its lines, --out not writable"
+      })
+  static final class Simulate implements Callable<Integer> {
+
+    @ParentCommand CadenceLab lab;
+
+    @Option(
+        names = "--trace",
+        required = true,
+        paramLabel = "FILE",
+        description = "the change trace: CSV source_id,timestamp_iso[,signal_type,event_at]")
+    Path trace;
+
+    @Option(
+        names = "--budget-per-hour",
+        required = true,
+        paramLabel = "N",
+        converter = PositiveDouble.class,
+        description = "fetches per hour that every policy is given")
+    double budget;
+
+    @Option(
+        names = "--from",
+        paramLabel = "T",
+        converter = EpochSecond.class,
+        description = "start of the window, ISO-8601 (default: the trace's first change)")
+    Long from;
+
+    @Option(
+        names = "--to",
+        paramLabel = "T",
+        converter = EpochSecond.class,
+        description = "end of the window, ISO-8601 (default: just after the trace's last change)")
+    Long to;
+
+    @Option(
+        names = "--observe",
+        paramLabel = "feed|page",
+        defaultValue = "feed",
+        converter = Observe.class,
+        description =
+            "what a fetch sees: a feed's latest items, or only a page's change (default:"
+                + " ${DEFAULT-VALUE})")
+    ObserveMode observe;
+
+    @Option(
+        names = "--policies",
+        paramLabel = "all|a,b",
+        defaultValue = "all",
+        description = "the policies to compare, by name (default: ${DEFAULT-VALUE})")
+    String policies;
+
+    @Option(
+        names = "--out",
+        paramLabel = "FILE",
+        description = "also write the table (or the spread) as CSV")
+    Path outPath;
+
+    @Option(
+        names = "--at-defaults",
+        description = "run the peers unscaled at their own defaults instead of at equal cost")
+    boolean atDefaults;
+
+    @Option(
+        names = "--importance",
+        paramLabel = "on|off",
+        defaultValue = "on",
+        converter = OnOff.class,
+        description = "whether adaptive weights sources by importance (default: ${DEFAULT-VALUE})")
+    OnOff.Value importance;
+
+    @Option(
+        names = "--feed-size",
+        paramLabel = "N",
+        defaultValue = "" + SimSetup.FEED_SIZE,
+        converter = PositiveInt.class,
+        description = "items a feed lists (default: ${DEFAULT-VALUE})")
+    int feedSize;
+
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
+        converter = PositiveInt.class,
+        description = "threads to simulate on (default: the processors, ${DEFAULT-VALUE} here)")
+    int threads = Runtime.getRuntime().availableProcessors();
+
+    @Option(
+        names = "--tune-peers",
+        description = "also search each peer's own knobs and report the best as <peer>_tuned")
+    boolean tunePeers;
+
+    @Option(
+        names = "--shifts",
+        paramLabel = "N",
+        defaultValue = "1",
+        converter = PositiveInt.class,
+        description =
+            "run the comparison on N windows, each moved back by --shift-days, and print the"
+                + " spread (default: ${DEFAULT-VALUE})")
+    int shifts;
+
+    @Option(
+        names = "--shift-days",
+        paramLabel = "D",
+        defaultValue = "7",
+        converter = PositiveDouble.class,
+        description = "days between the windows of --shifts (default: ${DEFAULT-VALUE})")
+    double shiftDays;
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      simulate(this, lab.out, lab.err);
       return 0;
-    } catch (UsageException | TraceFormatException e) {
-      err.println("cadence-lab: error: " + e.getMessage());
-      return 2;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      err.println("cadence-lab: interrupted");
-      return 1;
-    } catch (IOException | UncheckedIOException e) {
-      err.println("cadence-lab: error: " + e.getMessage());
-      return 2;
     }
   }
 
-  private static void simulate(String[] args, PrintStream out, PrintStream err)
+  /** {@code generate}: a synthetic trace. */
+  @Command(
+      name = "generate",
+      sortOptions = false,
+      sortSynopsis = false,
+      usageHelpWidth = 100,
+      description = {
+        "Writes a synthetic change trace as CSV: log-normal base rates with daily and weekly"
+            + " rhythms, bursts, dormancy and calendars. Deterministic for a given seed.",
+        ""
+      },
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:the trace was written",
+        "1:an unexpected failure",
+        "2:bad input: an argument, --out not writable"
+      })
+  static final class Generate implements Callable<Integer> {
+
+    private static final TraceGenerator.Settings DEFAULTS = TraceGenerator.Settings.benchmark();
+
+    @ParentCommand CadenceLab lab;
+
+    @Option(
+        names = "--out",
+        required = true,
+        paramLabel = "FILE",
+        description = "where the trace goes")
+    Path out;
+
+    @Option(
+        names = "--sources",
+        paramLabel = "N",
+        converter = PositiveInt.class,
+        description = "sources (default: ${DEFAULT-VALUE})")
+    int sources = DEFAULTS.sources();
+
+    @Option(
+        names = "--days",
+        paramLabel = "N",
+        converter = PositiveInt.class,
+        description = "days (default: ${DEFAULT-VALUE})")
+    int days = DEFAULTS.days();
+
+    @Option(
+        names = "--seed",
+        paramLabel = "N",
+        converter = WholeNumber.class,
+        description = "random seed (default: ${DEFAULT-VALUE})")
+    long seed = DEFAULTS.seed();
+
+    @Option(
+        names = "--start",
+        paramLabel = "T",
+        converter = EpochSecond.class,
+        description = "the trace's first instant, ISO-8601 (default: 2026-01-05T00:00:00Z)")
+    Long start;
+
+    @Option(
+        names = "--median-per-day",
+        paramLabel = "X",
+        converter = PositiveDouble.class,
+        description = "the median source's changes per day (default: ${DEFAULT-VALUE})")
+    double medianPerDay = DEFAULTS.medianPerDay();
+
+    @Option(
+        names = "--sigma",
+        paramLabel = "X",
+        converter = NonNegativeDouble.class,
+        description = "spread of the log rates (default: ${DEFAULT-VALUE})")
+    double sigma = DEFAULTS.sigma();
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    @Override
+    public Integer call() throws IOException {
+      generate(this, lab.err);
+      return 0;
+    }
+  }
+
+  /** A number greater than 0. */
+  static final class PositiveDouble implements ITypeConverter<Double> {
+    @Override
+    public Double convert(String v) {
+      try {
+        double d = Double.parseDouble(v);
+        if (d > 0 && !Double.isInfinite(d)) {
+          return d;
+        }
+      } catch (NumberFormatException e) {
+        // below
+      }
+      throw new TypeConversionException("expected a positive number, got '" + v + "'");
+    }
+  }
+
+  /** A number of at least 0. */
+  static final class NonNegativeDouble implements ITypeConverter<Double> {
+    @Override
+    public Double convert(String v) {
+      try {
+        double d = Double.parseDouble(v);
+        if (d >= 0) {
+          return d;
+        }
+      } catch (NumberFormatException e) {
+        // below
+      }
+      throw new TypeConversionException("expected a number ≥ 0, got '" + v + "'");
+    }
+  }
+
+  /** A whole number of at least 1. */
+  static final class PositiveInt implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String v) {
+      try {
+        int n = Integer.parseInt(v);
+        if (n >= 1) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // below
+      }
+      throw new TypeConversionException("expected a positive whole number, got '" + v + "'");
+    }
+  }
+
+  /** Any whole number. */
+  static final class WholeNumber implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String v) {
+      try {
+        return Long.parseLong(v);
+      } catch (NumberFormatException e) {
+        throw new TypeConversionException("expected a whole number, got '" + v + "'");
+      }
+    }
+  }
+
+  /** An ISO-8601 instant, as epoch seconds. */
+  static final class EpochSecond implements ITypeConverter<Long> {
+    @Override
+    public Long convert(String v) {
+      try {
+        return Instant.parse(v).getEpochSecond();
+      } catch (DateTimeParseException e) {
+        throw new TypeConversionException(
+            "unparsable instant '" + v + "' (expected ISO-8601 such as 2026-01-05T00:00:00Z)");
+      }
+    }
+  }
+
+  /** {@code feed} or {@code page}. */
+  static final class Observe implements ITypeConverter<ObserveMode> {
+    @Override
+    public ObserveMode convert(String v) {
+      return switch (v) {
+        case "feed" -> ObserveMode.FEED;
+        case "page" -> ObserveMode.PAGE;
+        default -> throw new TypeConversionException("expected feed or page, got '" + v + "'");
+      };
+    }
+  }
+
+  /** {@code on} or {@code off}. */
+  static final class OnOff implements ITypeConverter<OnOff.Value> {
+    enum Value {
+      on,
+      off
+    }
+
+    @Override
+    public Value convert(String v) {
+      return switch (v) {
+        case "on" -> Value.on;
+        case "off" -> Value.off;
+        default -> throw new TypeConversionException("expected on or off, got '" + v + "'");
+      };
+    }
+  }
+
+  private static void simulate(Simulate a, PrintStream out, PrintStream err)
       throws IOException, InterruptedException {
-    Args a =
-        new Args(
-            args,
-            1,
-            Set.of(
-                "--trace",
-                "--budget-per-hour",
-                "--from",
-                "--to",
-                "--observe",
-                "--policies",
-                "--out",
-                "--importance",
-                "--feed-size",
-                "--threads",
-                "--shifts",
-                "--shift-days"),
-            Set.of("--at-defaults", "--tune-peers"));
-    Path tracePath = Path.of(a.require("--trace"));
-    double budget = a.positiveDouble("--budget-per-hour", null);
-    ObserveMode mode =
-        switch (a.get("--observe", "feed")) {
-          case "feed" -> ObserveMode.FEED;
-          case "page" -> ObserveMode.PAGE;
-          default ->
-              throw new UsageException(
-                  "--observe: expected feed or page, got '" + a.get("--observe", "") + "'");
-        };
-    List<String> policies = policies(a.get("--policies", "all"));
-    boolean importance =
-        switch (a.get("--importance", "on")) {
-          case "on" -> true;
-          case "off" -> false;
-          default ->
-              throw new UsageException(
-                  "--importance: expected on or off, got '" + a.get("--importance", "") + "'");
-        };
-    int feedSize = a.positiveInt("--feed-size", String.valueOf(SimSetup.FEED_SIZE));
-    int threads =
-        a.positiveInt("--threads", String.valueOf(Runtime.getRuntime().availableProcessors()));
-    int shifts = a.positiveInt("--shifts", "1");
-    double shiftDays = a.positiveDouble("--shift-days", "7");
-    Long fromArg = instant(a, "--from");
-    Long toArg = instant(a, "--to");
+    Path tracePath = a.trace;
+    double budget = a.budget;
+    ObserveMode mode = a.observe;
+    List<String> policies = policies(a.policies);
+    boolean importance = a.importance == OnOff.Value.on;
+    int feedSize = a.feedSize;
+    int threads = a.threads;
+    int shifts = a.shifts;
+    double shiftDays = a.shiftDays;
+    Long fromArg = a.from;
+    Long toArg = a.to;
 
     long t0 = System.nanoTime();
     Trace trace = readTrace(tracePath);
@@ -152,7 +530,7 @@ public final class CadenceLab {
       throw new UsageException("--to must be after --from");
     }
     SimSetup setup = new SimSetup(trace, mode, from, to, budget, feedSize, importance);
-    boolean equalCost = !a.flag("--at-defaults");
+    boolean equalCost = !a.atDefaults;
     err.printf(
         Locale.ROOT,
         "[cadence-lab] window %s .. %s (%.1f days), budget %.1f/h = %.0f fetches, %s, %s%n",
@@ -163,8 +541,8 @@ public final class CadenceLab {
         setup.targetFetches(),
         mode.name().toLowerCase(Locale.ROOT),
         equalCost ? "equal cost" : "peers at their defaults");
-    boolean tune = a.flag("--tune-peers");
-    String outPath = a.get("--out", null);
+    boolean tune = a.tunePeers;
+    Path outPath = a.outPath;
     if (shifts > 1) {
       long step = Math.round(shiftDays * 86400);
       // every ratio of the spread is against the oracle of its window
@@ -191,7 +569,7 @@ public final class CadenceLab {
       }
       WindowSpread.print(spread, out);
       if (outPath != null) {
-        Files.write(Path.of(outPath), WindowSpread.csv(spread), StandardCharsets.UTF_8);
+        Files.write(outPath, WindowSpread.csv(spread), StandardCharsets.UTF_8);
         err.println("[cadence-lab] wrote " + outPath);
       }
     } else {
@@ -211,7 +589,7 @@ public final class CadenceLab {
         List<String> lines = new ArrayList<>();
         lines.add(PolicyReport.CSV_HEADER);
         c.reports().forEach(r -> lines.add(r.toCsv()));
-        Files.write(Path.of(outPath), lines, StandardCharsets.UTF_8);
+        Files.write(outPath, lines, StandardCharsets.UTF_8);
         err.println("[cadence-lab] wrote " + outPath);
       }
     }
@@ -255,42 +633,16 @@ public final class CadenceLab {
     return new Compared(reports, tuned);
   }
 
-  private static void generate(String[] args, PrintStream err) throws IOException {
-    Args a =
-        new Args(
-            args,
-            1,
-            Set.of(
-                "--out", "--sources", "--days", "--seed", "--start", "--median-per-day", "--sigma"),
-            Set.of());
-    TraceGenerator.Settings d = TraceGenerator.Settings.benchmark();
-    Path out = Path.of(a.require("--out"));
-    long seed;
-    try {
-      seed = Long.parseLong(a.get("--seed", String.valueOf(d.seed())));
-    } catch (NumberFormatException e) {
-      throw new UsageException(
-          "--seed: expected a whole number, got '" + a.get("--seed", "") + "'");
-    }
-    Long start = instant(a, "--start");
-    double sigma;
-    try {
-      sigma = Double.parseDouble(a.get("--sigma", String.valueOf(d.sigma())));
-      if (!(sigma >= 0)) {
-        throw new NumberFormatException();
-      }
-    } catch (NumberFormatException e) {
-      throw new UsageException(
-          "--sigma: expected a number ≥ 0, got '" + a.get("--sigma", "") + "'");
-    }
+  private static void generate(Generate a, PrintStream err) throws IOException {
+    Path out = a.out;
     TraceGenerator.Settings s =
         new TraceGenerator.Settings(
-            a.positiveInt("--sources", String.valueOf(d.sources())),
-            a.positiveInt("--days", String.valueOf(d.days())),
-            seed,
-            start != null ? Instant.ofEpochSecond(start) : d.start(),
-            a.positiveDouble("--median-per-day", String.valueOf(d.medianPerDay())),
-            sigma);
+            a.sources,
+            a.days,
+            a.seed,
+            a.start != null ? Instant.ofEpochSecond(a.start) : Generate.DEFAULTS.start(),
+            a.medianPerDay,
+            a.sigma);
     long t0 = System.nanoTime();
     Trace trace = TraceGenerator.generate(s);
     try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
@@ -335,22 +687,6 @@ public final class CadenceLab {
       }
     }
     return out;
-  }
-
-  private static Long instant(Args a, String name) {
-    String v = a.get(name, null);
-    if (v == null) {
-      return null;
-    }
-    try {
-      return Instant.parse(v).getEpochSecond();
-    } catch (DateTimeParseException e) {
-      throw new UsageException(
-          name
-              + ": unparsable instant '"
-              + v
-              + "' (expected ISO-8601 such as 2026-01-05T00:00:00Z)");
-    }
   }
 
   private static void printTable(List<PolicyReport> reports, PrintStream out) {

@@ -96,7 +96,7 @@ class CadenceLabTest {
     Path trace = dir.resolve("t.csv");
     Files.writeString(trace, "a,2026-01-05T00:00:00Z\n");
     assertThat(run("simulate", "--trace", trace.toString())).isEqualTo(2);
-    assertThat(errText()).contains("--budget-per-hour is required");
+    assertThat(errText()).contains("Missing required option: '--budget-per-hour=N'");
     assertThat(run("simulate", "--trace", trace.toString(), "--budget-per-hour", "-3"))
         .isEqualTo(2);
     assertThat(errText()).contains("--budget-per-hour: expected a positive number, got '-3'");
@@ -123,7 +123,7 @@ class CadenceLabTest {
         .isEqualTo(2);
     assertThat(errText()).contains("--from: unparsable instant 'monday'");
     assertThat(run("simulate", "--frobnicate")).isEqualTo(2);
-    assertThat(errText()).contains("unknown argument '--frobnicate'");
+    assertThat(errText()).contains("Unknown option: '--frobnicate'");
     assertThat(run("teleport")).isEqualTo(2);
     assertThat(errText()).contains("unknown command 'teleport'; allowed: simulate, generate");
   }

@@ -1,5 +1,6 @@
 package io.freshet.worker.cli;
 
+import io.freshet.kit.cli.CommandLines;
 import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
@@ -12,14 +13,18 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -30,31 +35,95 @@ import tools.jackson.databind.node.ObjectNode;
  * guard, parser, hashing, signals) and prints one JSON line per item read, then one with the
  * outcome. No Kafka, no registry. Settings are the service's ({@code freshet.*}, defaults from
  * {@link WorkerProperties}, overridable from the environment). Exit code 0 on ok, partial and
- * not_modified; 2 on failure or bad arguments, with the error on stderr.
+ * not_modified; 2 on failure or bad arguments, with the error on stderr (bad arguments: one line
+ * ending with the {@code --help} to read).
  */
-public final class FetchOnceCommand {
+@Command(
+    name = "fetch",
+    sortOptions = false,
+    sortSynopsis = false,
+    description = {
+      "Fetches URL once with exactly the fetch-worker's fetch path (HTTP, politeness, SSRF guard,"
+          + " parser, hashing, signals) and prints one JSON line per item read, then one with the"
+          + " outcome. No Kafka, no registry. Settings are the service's: the freshet.* keys, from"
+          + " the environment as the service reads them.",
+      ""
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:fetched: outcome ok, partial or not_modified",
+      "2:the fetch failed (outcome failed or expired, the error on stderr), or bad arguments"
+    },
+    footerHeading = "%nExample:%n",
+    footer = {
+      "  fetch --connector feed https://example.org/feed.xml --config '{\"item_limit\": 5}'"
+    })
+public final class FetchOnceCommand implements Callable<Integer> {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
-  private static final String USAGE =
-      "usage: fetch --connector feed|ical|json|html URL [--config JSON] [--cursor JSON]"
-          + " [--allow-loopback] [--all-items]";
 
-  private FetchOnceCommand() {}
+  @Parameters(index = "0", paramLabel = "URL", description = "the source's URL")
+  String url;
+
+  @Option(
+      names = "--connector",
+      required = true,
+      paramLabel = "feed|ical|json|html",
+      converter = ConnectorName.class,
+      description = "how to read it, as a source's connector")
+  Connector connector;
+
+  @Option(
+      names = "--config",
+      paramLabel = "JSON",
+      converter = JsonObject.class,
+      description = "the source's config, a JSON object (e.g. {\"item_limit\": 5}; default: none)")
+  JsonObject.Entries config = new JsonObject.Entries(Map.of());
+
+  @Option(
+      names = "--cursor",
+      paramLabel = "JSON",
+      converter = JsonObject.class,
+      description =
+          "the cursor of a previous fetch, a JSON object (the outcome line's \"cursor\"), to"
+              + " fetch conditionally (default: none)")
+  JsonObject.Entries cursor = new JsonObject.Entries(Map.of());
+
+  @Option(
+      names = "--allow-loopback",
+      description = "let the SSRF guard allow loopback addresses (a server on this machine)")
+  boolean allowLoopback;
+
+  @Option(
+      names = "--all-items",
+      description = "lift the item limit and window: print every item read")
+  boolean allItems;
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "this help")
+  boolean help;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  private FetchOnceCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
 
   /** Runs the command; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     QuietLogging.toStderr();
-    Arguments parsed;
-    try {
-      parsed = Arguments.parse(args);
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
-      err.println(USAGE);
-      return 2;
-    }
+    return CommandLines.create(new FetchOnceCommand(out, err), "fetch", out, err).execute(args);
+  }
+
+  @Override
+  public Integer call() {
     var environment = new StandardEnvironment();
     Map<String, Object> overrides = new LinkedHashMap<>();
-    if (parsed.allowLoopback()) {
+    if (allowLoopback) {
       overrides.put("freshet.http.allow-loopback", "true");
     }
     environment.getPropertySources().addFirst(new MapPropertySource("cli", overrides));
@@ -67,10 +136,10 @@ public final class FetchOnceCommand {
             .setRequestId(UUID.randomUUID().toString())
             .setSourceId("cli")
             .setTenantId("cli")
-            .setConnector(parsed.connector())
-            .setUrl(parsed.url())
-            .setConfig(parsed.config())
-            .setCursor(parsed.cursor())
+            .setConnector(connector)
+            .setUrl(url)
+            .setConfig(config.map())
+            .setCursor(cursor.map())
             .setEpoch(0)
             .setRequestedAt(now)
             .setDueAt(now)
@@ -78,7 +147,7 @@ public final class FetchOnceCommand {
             .build();
     FetchResult result;
     try (FetchPath path = FetchPath.create(props, clock)) {
-      result = path.fetcher().fetch(request, parsed.allItems());
+      result = path.fetcher().fetch(request, allItems);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println("interrupted");
@@ -144,79 +213,36 @@ public final class FetchOnceCommand {
     return t == null ? null : t.toString();
   }
 
-  /** The parsed command line. */
-  record Arguments(
-      Connector connector,
-      String url,
-      Map<String, String> config,
-      Map<String, String> cursor,
-      boolean allowLoopback,
-      boolean allItems) {
-
-    static Arguments parse(String[] args) {
-      Connector connector = null;
-      String url = null;
-      Map<String, String> config = Map.of();
-      Map<String, String> cursor = Map.of();
-      boolean loopback = false;
-      boolean all = false;
-      List<String> rest = new ArrayList<>(List.of(args));
-      for (int i = 0; i < rest.size(); i++) {
-        String a = rest.get(i);
-        switch (a) {
-          case "--connector" -> connector = connector(value(rest, ++i, a));
-          case "--config" -> config = flatten(value(rest, ++i, a), a);
-          case "--cursor" -> cursor = flatten(value(rest, ++i, a), a);
-          case "--allow-loopback" -> loopback = true;
-          case "--all-items" -> all = true;
-          default -> {
-            if (a.startsWith("--")) {
-              throw new IllegalArgumentException("unknown option " + a);
-            }
-            if (url != null) {
-              throw new IllegalArgumentException("one URL only, got " + url + " and " + a);
-            }
-            url = a;
-          }
-        }
-      }
-      if (connector == null) {
-        throw new IllegalArgumentException("--connector is required");
-      }
-      if (url == null) {
-        throw new IllegalArgumentException("the source URL is required");
-      }
-      return new Arguments(connector, url, config, cursor, loopback, all);
-    }
-
-    private static String value(List<String> args, int i, String option) {
-      if (i >= args.size()) {
-        throw new IllegalArgumentException(option + " needs a value");
-      }
-      return args.get(i);
-    }
-
-    private static Connector connector(String name) {
+  /** A connector by its name, as a source's. */
+  static final class ConnectorName implements ITypeConverter<Connector> {
+    @Override
+    public Connector convert(String name) {
       for (Connector c : Connector.values()) {
         if (c != Connector.unknown && c.name().equals(name)) {
           return c;
         }
       }
-      throw new IllegalArgumentException("unknown connector '" + name + "'");
+      throw new TypeConversionException(
+          "unknown connector '" + name + "'; allowed: feed, ical, json, html");
     }
+  }
 
-    /**
-     * A JSON object's entries as strings, structured values as JSON text (as the scheduler does).
-     */
-    private static Map<String, String> flatten(String json, String option) {
+  /** A JSON object's entries as strings, structured values as JSON text (as the scheduler does). */
+  static final class JsonObject implements ITypeConverter<JsonObject.Entries> {
+
+    /** The entries (a type of its own: picocli would read a map option as KEY=VALUE pairs). */
+    record Entries(Map<String, String> map) {}
+
+    @Override
+    public Entries convert(String json) {
       JsonNode root;
       try {
         root = JSON.readTree(json);
       } catch (RuntimeException e) {
-        throw new IllegalArgumentException(option + " is not valid JSON");
+        throw new TypeConversionException("not valid JSON");
       }
       if (root == null || !root.isObject()) {
-        throw new IllegalArgumentException(option + " must be a JSON object");
+        throw new TypeConversionException("must be a JSON object");
       }
       Map<String, String> out = new LinkedHashMap<>();
       for (var e : root.properties()) {
@@ -225,7 +251,7 @@ public final class FetchOnceCommand {
           out.put(e.getKey(), v.isString() ? v.asString() : JSON.writeValueAsString(v));
         }
       }
-      return out;
+      return new Entries(out);
     }
   }
 }

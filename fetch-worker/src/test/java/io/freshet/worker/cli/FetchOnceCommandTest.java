@@ -114,10 +114,16 @@ class FetchOnceCommandTest {
   }
 
   @Test
-  void badArgumentsExitTwoWithUsage() {
+  void badArgumentsExitTwoWithOneLineNamingTheHelp() {
     Run run = run("--connector", "gopher", "http://x.example/");
     assertThat(run.code()).isEqualTo(2);
-    assertThat(run.err()).contains("unknown connector 'gopher'").contains("usage:");
-    assertThat(run("--connector", "feed").err()).contains("URL is required");
+    assertThat(run.err())
+        .isEqualTo(
+            "fetch: --connector: unknown connector 'gopher'; allowed: feed, ical, json, html"
+                + " (fetch --help)"
+                + System.lineSeparator());
+    assertThat(run("--connector", "feed").err()).contains("Missing required parameter: 'URL'");
+    assertThat(run("--connector", "feed", "--config", "[1]", "http://x.example/").err())
+        .contains("--config: must be a JSON object");
   }
 }

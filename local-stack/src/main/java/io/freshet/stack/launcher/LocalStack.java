@@ -1,5 +1,6 @@
 package io.freshet.stack.launcher;
 
+import io.freshet.kit.cli.CommandLines;
 import io.freshet.kit.kafka.DeadLetterTool;
 import io.freshet.schemas.registry.SchemaRegistrar;
 import io.freshet.stack.demoweb.DemoWebSettings;
@@ -15,17 +16,22 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 
 /**
  * The launcher behind {@code ./freshet}: {@code up} (everything, live progress until stopped),
- * {@code infra} (Kafka, PostgreSQL and the registry only), {@code status [--json]}. One line on
- * stderr and exit 1 on a failure it can name.
+ * {@code infra} (Kafka, PostgreSQL and the registry only), {@code status [--json]}, {@code dlq ...}
+ * (the dead-letter tool). One line on stderr and exit 1 on a failure it can name, exit 2 on bad
+ * input; {@code --help} on each command.
  */
 public final class LocalStack {
 
@@ -49,38 +55,162 @@ public final class LocalStack {
   }
 
   public static void main(String[] args) {
-    String command = args.length == 0 ? "up" : args[0];
-    try {
-      StackSettings settings =
-          StackSettings.fromEnvironment(
-              System.getenv(), Path.of(System.getProperty("freshet.project.dir", ".")));
-      String java = ProcessHandle.current().info().command().orElse("java");
-      LocalStack stack = new LocalStack(settings, java);
-      switch (command) {
-        case "up" -> stack.up(true, List.of(args).contains("--no-progress"));
-        case "infra" -> stack.up(false, true);
-        case "status" -> stack.status(List.of(args).contains("--json"));
-        case "dlq" ->
-            System.exit(
-                DeadLetterTool.run(
-                    Arrays.copyOfRange(args, 1, args.length),
-                    settings.bootstrapServers(),
-                    System.out,
-                    System.err));
-        default -> {
-          System.err.println("unknown command '" + command + "' (up, infra, status, dlq)");
-          System.exit(2);
-        }
-      }
-    } catch (StackException | IllegalArgumentException e) {
-      if (stopRequested) {
-        return; // a part ended because we are stopping everything; the hook reports that
-      }
-      System.err.println("freshet: " + e.getMessage());
-      System.exit(1);
-    } catch (IOException e) {
-      System.err.println("freshet: " + e);
-      System.exit(1);
+    int code = run(args);
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  /**
+   * Runs one command; returns its exit code (0 ok, 1 failure, 2 bad input). {@code up} returns once
+   * Ctrl-C (or SIGTERM) stopped everything, from within the shutdown: the JVM is exiting.
+   */
+  static int run(String[] args) {
+    CommandLine cli = CommandLines.create(new Launcher(), "freshet", System.out, System.err);
+    cli.getSubcommands().get("dlq").setStopAtUnmatched(true);
+    cli.setExecutionExceptionHandler(
+        (e, c, parsed) -> {
+          if (stopRequested) {
+            return 0; // a part ended because we are stopping everything; the hook reports that
+          }
+          if (e instanceof StackException || e instanceof IllegalArgumentException) {
+            System.err.println("freshet: " + e.getMessage());
+            return 1;
+          }
+          if (e instanceof IOException) {
+            System.err.println("freshet: " + e);
+            return 1;
+          }
+          throw e;
+        });
+    return cli.execute(args);
+  }
+
+  /** The launcher with this machine's settings ({@code FRESHET_*}) and this JVM's java. */
+  private static LocalStack fromEnvironment() {
+    StackSettings settings =
+        StackSettings.fromEnvironment(
+            System.getenv(), Path.of(System.getProperty("freshet.project.dir", ".")));
+    String java = ProcessHandle.current().info().command().orElse("java");
+    return new LocalStack(settings, java);
+  }
+
+  /** {@code ./freshet}'s Java side; without a command, {@code up}. */
+  @Command(
+      name = "./freshet",
+      description = {
+        "The launcher behind ./freshet (which builds what is missing first; see ./freshet --help)."
+            + " Without a command: up.",
+        ""
+      },
+      subcommands = {Up.class, Infra.class, Status.class, Dlq.class},
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:done (up: stopped by Ctrl-C or ./freshet down)",
+        "1:a failure: a part did not start, a port is taken, a preflight check failed",
+        "2:bad input: an unknown command or option"
+      })
+  static final class Launcher implements Callable<Integer> {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    @Override
+    public Integer call() throws IOException {
+      fromEnvironment().up(true, false);
+      return 0;
+    }
+  }
+
+  /** {@code up [--no-progress]}. */
+  @Command(
+      name = "up",
+      description = {
+        "Starts Kafka (KRaft), PostgreSQL, the registry, the services and the demo web with data"
+            + " in $FRESHET_HOME, registers the demo sources (once), shows live progress until"
+            + " Ctrl-C and stops everything in order.",
+        ""
+      })
+  static final class Up implements Callable<Integer> {
+    @Option(names = "--no-progress", description = "no live progress: only the start-up lines")
+    boolean noProgress;
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    @Override
+    public Integer call() throws IOException {
+      fromEnvironment().up(true, noProgress);
+      return 0;
+    }
+  }
+
+  /** {@code infra}. */
+  @Command(
+      name = "infra",
+      description = {"Starts Kafka, PostgreSQL and the registry only, until Ctrl-C.", ""})
+  static final class Infra implements Callable<Integer> {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    @Override
+    public Integer call() throws IOException {
+      fromEnvironment().up(false, true);
+      return 0;
+    }
+  }
+
+  /** {@code status [--json]}. */
+  @Command(
+      name = "status",
+      description = {
+        "The live figures once: sources by state, backlog, fetches, items, errors.",
+        ""
+      })
+  static final class Status implements Callable<Integer> {
+    @Option(names = "--json", description = "as one JSON object")
+    boolean json;
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    @Override
+    public Integer call() {
+      fromEnvironment().status(json);
+      return 0;
+    }
+  }
+
+  /** {@code dlq ...}: the dead-letter tool against this machine's broker. */
+  @Command(
+      name = "dlq",
+      description = {
+        "Dead letters: list | show DLQ-TOPIC [--limit N] | redrive DLQ-TOPIC [--dry-run]"
+            + " (the dead-letter tool against this machine's broker; dlq --help for more).",
+        ""
+      })
+  static final class Dlq implements Callable<Integer> {
+    /** Everything after {@code dlq}, for the dead-letter tool to parse (its --help included). */
+    @Unmatched List<String> args = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      return DeadLetterTool.run(
+          args.toArray(String[]::new),
+          fromEnvironment().s.bootstrapServers(),
+          System.out,
+          System.err);
     }
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -14,6 +15,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Registers every Freshet event schema under its topic's subject and sets the subject's
@@ -127,38 +133,99 @@ public final class SchemaRegistrar {
   }
 
   /**
-   * {@code --registry-url URL} (or env {@code FRESHET_REGISTRY_CCOMPAT_URL}). Exit 0 when every
-   * schema is registered, 1 when the registry refused one, 2 on bad arguments.
+   * {@code --registry-url URL} (or env {@code FRESHET_REGISTRY_CCOMPAT_URL}); {@code --help} for
+   * more. Exit 0 when every schema is registered, 1 when the registry refused one, 2 on bad
+   * arguments. Needs picocli on the class path (an optional dependency of this module: the
+   * services' jars carry it).
    */
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {
-    String url = System.getenv("FRESHET_REGISTRY_CCOMPAT_URL");
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--registry-url") && i + 1 < args.length) {
-        url = args[++i];
-      } else {
+    return RegisterSchemas.run(args, System.getenv("FRESHET_REGISTRY_CCOMPAT_URL"), out, err);
+  }
+
+  /**
+   * {@code register-schemas}: the command line of {@link #main}, apart so that picocli is loaded
+   * only when it runs.
+   */
+  @Command(
+      name = "register-schemas",
+      usageHelpWidth = 100,
+      description = {
+        "Registers every Freshet event schema under its topic's subject with compatibility"
+            + " BACKWARD, through the Confluent-compatible API of the registry. Registering the"
+            + " same schema again returns the same id; an incompatible change is refused.",
+        ""
+      },
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:every schema is registered",
+        "1:the registry refused one, or could not be reached",
+        "2:bad arguments"
+      })
+  static final class RegisterSchemas implements Callable<Integer> {
+
+    @Option(
+        names = "--registry-url",
+        paramLabel = "URL",
+        description = {
+          "the registry's Confluent-compatible API (default: FRESHET_REGISTRY_CCOMPAT_URL), e.g.",
+          "http://registry:8080/apis/ccompat/v7"
+        })
+    String url;
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    private final String envUrl;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private RegisterSchemas(String envUrl, PrintStream out, PrintStream err) {
+      this.envUrl = envUrl;
+      this.out = out;
+      this.err = err;
+    }
+
+    static int run(String[] args, String envUrl, PrintStream out, PrintStream err) {
+      CommandLine cli = new CommandLine(new RegisterSchemas(envUrl, out, err));
+      cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+      cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+      cli.setParameterExceptionHandler(
+          (e, a) -> {
+            String m = e.getMessage().replace(System.lineSeparator(), " ").replace('\n', ' ');
+            if (e instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+              m += "; did you mean " + String.join(" or ", u.getSuggestions()) + "?";
+            }
+            err.println("register-schemas: " + m.trim() + " (register-schemas --help)");
+            return 2;
+          });
+      return cli.execute(args);
+    }
+
+    @Override
+    public Integer call() {
+      String registry = url != null ? url : envUrl;
+      if (registry == null || registry.isBlank()) {
         err.println(
-            "unknown argument '"
-                + args[i]
-                + "'; usage: --registry-url http://host:port/apis/ccompat/v7");
+            "register-schemas: missing --registry-url (or FRESHET_REGISTRY_CCOMPAT_URL)"
+                + " (register-schemas --help)");
         return 2;
       }
-    }
-    if (url == null || url.isBlank()) {
-      err.println("missing --registry-url (or FRESHET_REGISTRY_CCOMPAT_URL)");
-      return 2;
-    }
-    try {
-      for (Registration r : new SchemaRegistrar(url).registerAll()) {
-        out.println(r.subject() + " -> schema id " + r.id() + " (BACKWARD)");
+      try {
+        for (Registration r : new SchemaRegistrar(registry).registerAll()) {
+          out.println(r.subject() + " -> schema id " + r.id() + " (BACKWARD)");
+        }
+        return 0;
+      } catch (RegistrationException e) {
+        err.println(e.getMessage());
+        return 1;
       }
-      return 0;
-    } catch (RegistrationException e) {
-      err.println(e.getMessage());
-      return 1;
     }
   }
 }

@@ -1,13 +1,17 @@
 package io.freshet.schemas.topic;
 
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,6 +22,14 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The one owner of Freshet's topics: creates every missing topic with the partitions, replication,
@@ -185,9 +197,10 @@ public final class TopicProvisioner {
    * The deployment step: {@code --bootstrap HOST:PORT[,...]} (or env {@code
    * KAFKA_BOOTSTRAP_SERVERS}), {@code --partitions N} ({@code FRESHET_KAFKA_PARTITIONS}, 12),
    * {@code --replication-factor N} ({@code FRESHET_KAFKA_REPLICATION_FACTOR}, 1), {@code
-   * --min-insync-replicas N} ({@code FRESHET_KAFKA_MIN_INSYNC_REPLICAS}, 0). Prints one line per
-   * topic. Exit 0 when every topic exists (warnings included), 1 when the cluster refused or did
-   * not answer within 60 s, 2 on bad arguments.
+   * --min-insync-replicas N} ({@code FRESHET_KAFKA_MIN_INSYNC_REPLICAS}, 0); {@code --help} lists
+   * them. Prints one line per topic. Exit 0 when every topic exists (warnings included), 1 when the
+   * cluster refused or did not answer within 60 s, 2 on bad arguments. Needs picocli on the class
+   * path (an optional dependency of this module: the services' jars carry it).
    */
   public static void main(String[] args) {
     Map<String, String> env = new java.util.HashMap<>();
@@ -208,67 +221,153 @@ public final class TopicProvisioner {
     }
   }
 
+  /** The command line; {@code env} holds the variables that default the options. */
   static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
-    String bootstrap = env.getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092");
-    String partitions = env.getOrDefault("FRESHET_KAFKA_PARTITIONS", "12");
-    String replication = env.getOrDefault("FRESHET_KAFKA_REPLICATION_FACTOR", "1");
-    String minIsr = env.getOrDefault("FRESHET_KAFKA_MIN_INSYNC_REPLICAS", "0");
-    for (int i = 0; i < args.length; i++) {
-      String value = i + 1 < args.length ? args[i + 1] : null;
-      switch (args[i]) {
-        case "--bootstrap" -> bootstrap = value;
-        case "--partitions" -> partitions = value;
-        case "--replication-factor" -> replication = value;
-        case "--min-insync-replicas" -> minIsr = value;
-        default -> {
-          err.println("provision-topics: unknown argument '" + args[i] + "'; " + USAGE);
-          return 2;
-        }
-      }
-      if (value == null) {
-        err.println("provision-topics: " + args[i] + " needs a value; " + USAGE);
-        return 2;
-      }
-      i++;
-    }
-    Settings settings;
-    try {
-      settings =
-          new Settings(
-              Integer.parseInt(partitions),
-              Short.parseShort(replication),
-              Integer.parseInt(minIsr));
-    } catch (IllegalArgumentException e) {
-      err.println("provision-topics: " + e.getMessage() + "; " + USAGE);
-      return 2;
-    }
-    var props = new Properties();
-    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
-    try (Admin admin = Admin.create(props)) {
-      var wanted =
-          freshetTopics(
-              FreshetTopics.create(
-                  io.freshet.schemas.serde.RegistrySettings.of("http://unused", false)),
-              settings);
-      Report report = provision(admin, wanted, Duration.ofSeconds(60));
-      report.created().forEach(t -> out.println(t + ": created"));
-      report.checked().forEach((t, p) -> out.println(t + ": exists, " + p + " partitions"));
-      report.warnings().forEach(w -> out.println("warning: " + w));
-      return 0;
-    } catch (ExecutionException e) {
-      err.println("provision-topics: the cluster refused: " + e.getCause());
-      return 1;
-    } catch (TimeoutException e) {
-      err.println("provision-topics: no answer from " + bootstrap + " within 60 s");
-      return 1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return 1;
-    }
+    return ProvisionTopics.run(args, env, out, err);
   }
 
-  private static final String USAGE =
-      "usage: provision-topics [--bootstrap HOST:PORT] [--partitions N] [--replication-factor N]"
-          + " [--min-insync-replicas N]";
+  /**
+   * {@code provision-topics}: the command line of {@link #main}, apart so that picocli is loaded
+   * only when it runs.
+   */
+  @Command(
+      name = "provision-topics",
+      sortOptions = false,
+      sortSynopsis = false,
+      usageHelpWidth = 100,
+      description = {
+        "Creates every missing Freshet topic with the configured partitions, replication and"
+            + " min.insync.replicas, and checks those that exist (fewer partitions or replicas"
+            + " than configured is a warning). Dead-letter topics are not created here. Each"
+            + " option defaults to its environment variable when set.",
+        ""
+      },
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:every topic exists (warnings included)",
+        "1:the cluster refused, or did not answer within 60 s",
+        "2:bad arguments"
+      })
+  static final class ProvisionTopics implements Callable<Integer> {
+
+    /** The environment variable of each option. */
+    private static final Map<String, String> ENV =
+        Map.of(
+            "--bootstrap", "KAFKA_BOOTSTRAP_SERVERS",
+            "--partitions", "FRESHET_KAFKA_PARTITIONS",
+            "--replication-factor", "FRESHET_KAFKA_REPLICATION_FACTOR",
+            "--min-insync-replicas", "FRESHET_KAFKA_MIN_INSYNC_REPLICAS");
+
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--bootstrap",
+        paramLabel = "HOST:PORT[,...]",
+        defaultValue = "localhost:9092",
+        description =
+            "Kafka bootstrap servers (default: ${DEFAULT-VALUE}, from KAFKA_BOOTSTRAP_SERVERS"
+                + " when set)")
+    String bootstrap;
+
+    @Option(
+        names = "--partitions",
+        paramLabel = "N",
+        defaultValue = "12",
+        description =
+            "partitions of each topic (default: ${DEFAULT-VALUE}, from FRESHET_KAFKA_PARTITIONS"
+                + " when set)")
+    int partitions;
+
+    @Option(
+        names = "--replication-factor",
+        paramLabel = "N",
+        defaultValue = "1",
+        description =
+            "replicas of each partition (default: ${DEFAULT-VALUE}, from"
+                + " FRESHET_KAFKA_REPLICATION_FACTOR when set)")
+    short replication;
+
+    @Option(
+        names = "--min-insync-replicas",
+        paramLabel = "N",
+        defaultValue = "0",
+        description =
+            "min.insync.replicas of each topic, 0 = the brokers' default (default:"
+                + " ${DEFAULT-VALUE}, from FRESHET_KAFKA_MIN_INSYNC_REPLICAS when set)")
+    int minIsr;
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private ProvisionTopics(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+      CommandLine cli = new CommandLine(new ProvisionTopics(out, err));
+      cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+      cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+      cli.setDefaultValueProvider(
+          arg -> {
+            String name = arg instanceof OptionSpec o ? ENV.get(o.longestName()) : null;
+            return name == null ? null : env.get(name);
+          });
+      cli.setParameterExceptionHandler(
+          (e, a) -> {
+            String m = e.getMessage().replace(System.lineSeparator(), " ").replace('\n', ' ');
+            if (e instanceof UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+              m += "; did you mean " + String.join(" or ", u.getSuggestions()) + "?";
+            }
+            if (e.getArgSpec() instanceof OptionSpec o
+                && ENV.containsKey(o.longestName())
+                && Arrays.stream(a).noneMatch(arg -> arg.startsWith(o.longestName()))) {
+              m += " (from " + ENV.get(o.longestName()) + ")"; // a bad environment value
+            }
+            err.println("provision-topics: " + m.trim() + " (provision-topics --help)");
+            return 2;
+          });
+      return cli.execute(args);
+    }
+
+    @Override
+    public Integer call() {
+      Settings settings;
+      try {
+        settings = new Settings(partitions, replication, minIsr);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+      var props = new Properties();
+      props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+      props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
+      try (Admin admin = Admin.create(props)) {
+        var wanted =
+            freshetTopics(
+                FreshetTopics.create(
+                    io.freshet.schemas.serde.RegistrySettings.of("http://unused", false)),
+                settings);
+        Report report = provision(admin, wanted, Duration.ofSeconds(60));
+        report.created().forEach(t -> out.println(t + ": created"));
+        report.checked().forEach((t, p) -> out.println(t + ": exists, " + p + " partitions"));
+        report.warnings().forEach(w -> out.println("warning: " + w));
+        return 0;
+      } catch (ExecutionException e) {
+        err.println("provision-topics: the cluster refused: " + e.getCause());
+        return 1;
+      } catch (TimeoutException e) {
+        err.println("provision-topics: no answer from " + bootstrap + " within 60 s");
+        return 1;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return 1;
+      }
+    }
+  }
 }

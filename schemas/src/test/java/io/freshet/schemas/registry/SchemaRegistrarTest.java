@@ -17,7 +17,9 @@ class SchemaRegistrarTest {
     int code = run("--registry", "http://x");
 
     assertThat(code).isEqualTo(2);
-    assertThat(err()).contains("unknown argument '--registry'");
+    assertThat(err())
+        .contains("Unknown options: '--registry', 'http://x'; did you mean --registry-url?")
+        .contains("(register-schemas --help)");
   }
 
   @Test

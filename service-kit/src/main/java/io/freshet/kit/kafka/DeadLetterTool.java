@@ -1,5 +1,6 @@
 package io.freshet.kit.kafka;
 
+import io.freshet.kit.cli.CommandLines;
 import io.freshet.schemas.topic.Topic;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -28,6 +30,13 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * The operator's dead-letter tool ({@code ./freshet dlq}):
@@ -43,19 +52,47 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * {@link DeadLetter#REDRIVE_GROUP} header, then commits its progress as consumer group {@value
  * #REDRIVE_GROUP} on the dead-letter topic: a second re-drive sends only letters that arrived
  * since. Every Freshet consumer is idempotent, so a letter re-driven twice (a crash between send
- * and commit) is applied once. Exit codes: 0 done, 1 the cluster failed or refused, 2 bad
- * arguments.
+ * and commit) is applied once. Exit codes: 0 done, 1 the cluster failed or refused, 2 bad arguments
+ * (one line on stderr; {@code dlq --help} and each command's {@code --help} list the options).
  */
-public final class DeadLetterTool {
+@Command(
+    name = "dlq",
+    sortOptions = false,
+    description = {
+      "Dead letters per consumer group: each group's failed records are on <topic>.dlq.<group>."
+          + " Re-driven letters go back to their topic marked for the one group that failed them"
+          + " (the others skip them); the progress is committed as consumer group "
+          + DeadLetterTool.REDRIVE_GROUP
+          + ", so a second re-drive sends only letters that arrived since.",
+      ""
+    },
+    subcommands = {
+      DeadLetterTool.ListCommand.class,
+      DeadLetterTool.ShowCommand.class,
+      DeadLetterTool.RedriveCommand.class
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:done",
+      "1:the cluster failed or refused",
+      "2:bad arguments: an option, a topic that is not a dead-letter topic or does not exist"
+    })
+public final class DeadLetterTool implements Callable<Integer> {
 
   /** The consumer group whose committed offsets on a dead-letter topic mark what was re-driven. */
   public static final String REDRIVE_GROUP = "freshet-dlq-redrive";
 
-  static final String USAGE =
-      "usage: dlq list | dlq show DLQ-TOPIC [--limit N] | dlq redrive DLQ-TOPIC [--dry-run]";
-
   private final String bootstrap;
   private final PrintStream out;
+  private PrintStream err = System.err;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "this help")
+  boolean help;
 
   public DeadLetterTool(String bootstrap, PrintStream out) {
     this.bootstrap = bootstrap;
@@ -75,56 +112,124 @@ public final class DeadLetterTool {
 
   /** Runs one command; returns the exit code. */
   public static int run(String[] args, String bootstrap, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("--help")) {
-      (args.length == 0 ? err : out).println(USAGE);
-      return args.length == 0 ? 2 : 0;
-    }
     var tool = new DeadLetterTool(bootstrap, out);
-    try {
-      switch (args[0]) {
-        case "list" -> {
-          if (args.length != 1) {
-            return usage(err, "list takes no arguments");
+    tool.err = err;
+    CommandLine cli = CommandLines.create(tool, "dlq", out, err);
+    cli.setExecutionExceptionHandler(
+        (e, c, parsed) -> {
+          if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            return 1;
           }
-          tool.list();
-        }
-        case "show" -> {
-          if (args.length != 2 && !(args.length == 4 && args[2].equals("--limit"))) {
-            return usage(err, "show needs a dead-letter topic");
+          if (e instanceof IllegalArgumentException) { // not a dead-letter topic, no such topic
+            err.println("dlq: " + e.getMessage());
+            return 2;
           }
-          int limit = args.length == 4 ? Integer.parseInt(args[3]) : 20;
-          if (limit < 1) {
-            return usage(err, "--limit must be at least 1");
-          }
-          tool.show(checked(args[1]), limit);
-        }
-        case "redrive" -> {
-          if (args.length != 2 && !(args.length == 3 && args[2].equals("--dry-run"))) {
-            return usage(err, "redrive needs a dead-letter topic");
-          }
-          tool.redrive(checked(args[1]), args.length == 3);
-        }
-        default -> {
-          return usage(err, "unknown command '" + args[0] + "'");
-        }
-      }
+          err.println("dlq: " + Failures.reason(e));
+          return 1;
+        });
+    return cli.execute(args);
+  }
+
+  /** No command: the usage on stderr, exit code 2. */
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(err);
+    return 2;
+  }
+
+  /** {@code list}. */
+  @Command(
+      name = "list",
+      description = {
+        "Every dead-letter topic: its letters, how many were re-driven, how many are pending.",
+        ""
+      })
+  static final class ListCommand implements Callable<Integer> {
+    @ParentCommand DeadLetterTool tool;
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    @Override
+    public Integer call() throws ExecutionException, InterruptedException {
+      tool.list();
       return 0;
-    } catch (NumberFormatException e) {
-      return usage(err, "--limit needs a number");
-    } catch (IllegalArgumentException e) {
-      return usage(err, e.getMessage());
-    } catch (ExecutionException | RuntimeException e) {
-      err.println("dlq: " + Failures.reason(e));
-      return 1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return 1;
     }
   }
 
-  private static int usage(PrintStream err, String problem) {
-    err.println("dlq: " + problem + "; " + USAGE);
-    return 2;
+  /** {@code show DLQ [--limit N]}. */
+  @Command(
+      name = "show",
+      description = {
+        "The first letters of one dead-letter topic: offset, key, origin, reason, where in the"
+            + " code.",
+        ""
+      })
+  static final class ShowCommand implements Callable<Integer> {
+    @ParentCommand DeadLetterTool tool;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "DLQ-TOPIC",
+        description = "a dead-letter topic, <topic>.dlq.<group> (see dlq list)")
+    String dlq;
+
+    @Option(
+        names = "--limit",
+        paramLabel = "N",
+        defaultValue = "20",
+        converter = CommandLines.AtLeastOne.class,
+        description = "letters to show at most (default: ${DEFAULT-VALUE})")
+    int limit;
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    @Override
+    public Integer call() {
+      tool.show(checked(dlq), limit);
+      return 0;
+    }
+  }
+
+  /** {@code redrive DLQ [--dry-run]}. */
+  @Command(
+      name = "redrive",
+      description = {
+        "Sends the letters not yet re-driven back to their topic, marked for the one consumer"
+            + " group that failed them.",
+        ""
+      })
+  static final class RedriveCommand implements Callable<Integer> {
+    @ParentCommand DeadLetterTool tool;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "DLQ-TOPIC",
+        description = "a dead-letter topic, <topic>.dlq.<group> (see dlq list)")
+    String dlq;
+
+    @Option(names = "--dry-run", description = "only count the letters that would be re-driven")
+    boolean dryRun;
+
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+
+    @Override
+    public Integer call() throws ExecutionException, InterruptedException {
+      tool.redrive(checked(dlq), dryRun);
+      return 0;
+    }
   }
 
   private static String checked(String dlq) {
