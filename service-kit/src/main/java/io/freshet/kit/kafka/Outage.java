@@ -18,18 +18,25 @@ import org.springframework.context.ApplicationEventPublisher;
  * log lines, not thousands of stack traces.
  *
  * <p>An outage also ends when no failure has been reported for {@code quietPeriod} (twice the
- * longest retry interval): some retry paths of spring-kafka succeed without a success callback.
+ * longest retry interval): some retry paths of spring-kafka succeed without a success callback. A
+ * daemon thread looks every half {@code quietPeriod} while an outage lasts, so readiness comes back
+ * even when no record arrives after it.
  */
 public class Outage {
 
   private static final Logger log = LoggerFactory.getLogger(Outage.class);
 
+  private static final java.util.concurrent.ScheduledExecutorService WATCHER =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> Thread.ofPlatform().name("outage-watch").daemon().unstarted(r));
+
   private final ApplicationEventPublisher events;
   private final Clock clock;
   private final Duration quietPeriod;
   private final OutageLog lines;
-  private Instant since;
+  private volatile Instant since;
   private Instant lastFailure;
+  private java.util.concurrent.ScheduledFuture<?> watch;
   private long failures;
 
   public Outage(ApplicationEventPublisher events, Clock clock, Duration quietPeriod) {
@@ -55,13 +62,19 @@ public class Outage {
     }
     lines.failed(failure); // the first line, then a reminder every 15 minutes
     if (started) {
+      long every = Math.max(1, quietPeriod.toMillis() / 2);
+      synchronized (this) {
+        watch =
+            WATCHER.scheduleWithFixedDelay(
+                this::active, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+      }
       AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
     }
   }
 
   /** A consumer processed records: an outage, if any, is over. */
   public void succeeded() {
-    if (since != null) { // racy read on purpose: the common path takes no lock
+    if (since != null) { // a volatile read: the common path takes no lock
       end("records processed again");
     }
   }
@@ -86,6 +99,10 @@ public class Outage {
       }
       count = failures;
       since = null;
+      if (watch != null) {
+        watch.cancel(false);
+        watch = null;
+      }
     }
     lines.succeeded();
     log.info("{} failed attempts, ended by {}", count, how);

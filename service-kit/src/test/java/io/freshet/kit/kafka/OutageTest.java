@@ -47,4 +47,22 @@ class OutageTest {
     assertThat(outage.active()).isFalse();
     assertThat(states).last().isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
   }
+
+  @Test
+  void readinessComesBackAfterTheQuietPeriodEvenWhenNothingElseHappens() {
+    List<Object> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var quiet =
+        new Outage(
+            event -> seen.add(((AvailabilityChangeEvent<?>) event).getState()),
+            java.time.Clock.systemUTC(),
+            Duration.ofMillis(200));
+
+    quiet.failed(new ConnectException("refused"));
+
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> seen.contains(ReadinessState.ACCEPTING_TRAFFIC));
+    assertThat(seen)
+        .containsExactly(ReadinessState.REFUSING_TRAFFIC, ReadinessState.ACCEPTING_TRAFFIC);
+  }
 }
