@@ -22,6 +22,7 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
@@ -99,11 +100,7 @@ public final class FetchOnceCommand implements Callable<Integer> {
       description = "lift the item limit and window: print every item read")
   boolean allItems;
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "this help")
-  boolean help;
+  @Mixin CommandLines.Help help;
 
   private final PrintStream out;
   private final PrintStream err;

@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
 
@@ -111,11 +112,7 @@ public final class LocalStack {
         "2:bad input: an unknown command or option"
       })
   static final class Launcher implements Callable<Integer> {
-    @Option(
-        names = {"-h", "--help"},
-        usageHelp = true,
-        description = "this help")
-    boolean help;
+    @Mixin CommandLines.Help help;
 
     @Override
     public Integer call() throws IOException {
@@ -137,11 +134,7 @@ public final class LocalStack {
     @Option(names = "--no-progress", description = "no live progress: only the start-up lines")
     boolean noProgress;
 
-    @Option(
-        names = {"-h", "--help"},
-        usageHelp = true,
-        description = "this help")
-    boolean help;
+    @Mixin CommandLines.Help help;
 
     @Override
     public Integer call() throws IOException {
@@ -155,11 +148,7 @@ public final class LocalStack {
       name = "infra",
       description = {"Starts Kafka, PostgreSQL and the registry only, until Ctrl-C.", ""})
   static final class Infra implements Callable<Integer> {
-    @Option(
-        names = {"-h", "--help"},
-        usageHelp = true,
-        description = "this help")
-    boolean help;
+    @Mixin CommandLines.Help help;
 
     @Override
     public Integer call() throws IOException {
@@ -179,11 +168,7 @@ public final class LocalStack {
     @Option(names = "--json", description = "as one JSON object")
     boolean json;
 
-    @Option(
-        names = {"-h", "--help"},
-        usageHelp = true,
-        description = "this help")
-    boolean help;
+    @Mixin CommandLines.Help help;
 
     @Override
     public Integer call() {

@@ -20,6 +20,15 @@ public final class CommandLines {
 
   private CommandLines() {}
 
+  /** The {@code -h}/{@code --help} option every command has: {@code @Mixin CommandLines.Help}. */
+  public static final class Help {
+    @picocli.CommandLine.Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "this help")
+    boolean help;
+  }
+
   /**
    * picocli set up for {@code command} (annotated with {@code @Command}): help to {@code out},
    * messages to {@code err}, a subcommand's help showing the exit codes of {@code command} unless

@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -88,11 +89,7 @@ public final class DeadLetterTool implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "this help")
-  boolean help;
+  @Mixin CommandLines.Help help;
 
   public DeadLetterTool(String bootstrap, PrintStream out) {
     this.bootstrap = bootstrap;
@@ -148,11 +145,7 @@ public final class DeadLetterTool implements Callable<Integer> {
   static final class ListCommand implements Callable<Integer> {
     @ParentCommand DeadLetterTool tool;
 
-    @Option(
-        names = {"-h", "--help"},
-        usageHelp = true,
-        description = "this help")
-    boolean help;
+    @Mixin CommandLines.Help help;
 
     @Override
     public Integer call() throws ExecutionException, InterruptedException {
@@ -186,11 +179,7 @@ public final class DeadLetterTool implements Callable<Integer> {
         description = "letters to show at most (default: ${DEFAULT-VALUE})")
     int limit;
 
-    @Option(
-        names = {"-h", "--help"},
-        usageHelp = true,
-        description = "this help")
-    boolean help;
+    @Mixin CommandLines.Help help;
 
     @Override
     public Integer call() {
@@ -219,11 +208,7 @@ public final class DeadLetterTool implements Callable<Integer> {
     @Option(names = "--dry-run", description = "only count the letters that would be re-driven")
     boolean dryRun;
 
-    @Option(
-        names = {"-h", "--help"},
-        usageHelp = true,
-        description = "this help")
-    boolean help;
+    @Mixin CommandLines.Help help;
 
     @Override
     public Integer call() throws ExecutionException, InterruptedException {
