@@ -49,14 +49,7 @@ public record DeadLetter(
    * failure's.
    */
   public Headers headers(Headers original) {
-    var headers = new RecordHeaders();
-    if (original != null) {
-      for (Header h : original) {
-        if (!h.key().startsWith("kafka_dlt-") && !h.key().equals(REDRIVE_GROUP)) {
-          headers.add(h);
-        }
-      }
-    }
+    var headers = ownHeaders(original);
     headers.add(ORIGINAL_TOPIC, utf8(topic));
     headers.add(ORIGINAL_PARTITION, ByteBuffer.allocate(4).putInt(partition).array());
     headers.add(ORIGINAL_OFFSET, ByteBuffer.allocate(8).putLong(offset).array());
@@ -66,6 +59,22 @@ public record DeadLetter(
     headers.add(REASON, utf8(Failures.reason(failure)));
     headers.add(FIRST_FRAME, utf8(Failures.firstFrame(failure)));
     return headers;
+  }
+
+  /**
+   * A record's own headers: without any {@code kafka_dlt-*} or re-drive header, which say what
+   * happened to it, not what it is.
+   */
+  public static RecordHeaders ownHeaders(Headers headers) {
+    var own = new RecordHeaders();
+    if (headers != null) {
+      for (Header h : headers) {
+        if (!h.key().startsWith("kafka_dlt-") && !h.key().equals(REDRIVE_GROUP)) {
+          own.add(h);
+        }
+      }
+    }
+    return own;
   }
 
   /** A header's value as text (UTF-8), or null when absent. */

@@ -26,8 +26,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine;
@@ -321,12 +319,7 @@ public final class DeadLetterTool implements Callable<Integer> {
       Map<TopicPartition, OffsetAndMetadata> progress = new HashMap<>();
       for (ConsumerRecord<byte[], byte[]> r : readToEnd(consumer, parts)) {
         String topic = DeadLetter.text(r.headers(), DeadLetter.ORIGINAL_TOPIC);
-        var headers = new RecordHeaders();
-        for (Header h : r.headers()) {
-          if (!h.key().startsWith("kafka_dlt-") && !h.key().equals(DeadLetter.REDRIVE_GROUP)) {
-            headers.add(h);
-          }
-        }
+        var headers = DeadLetter.ownHeaders(r.headers());
         headers.add(DeadLetter.REDRIVE_GROUP, group.getBytes(StandardCharsets.UTF_8));
         if (!dryRun) {
           producer
