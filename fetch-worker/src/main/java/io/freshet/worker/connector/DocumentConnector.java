@@ -47,10 +47,9 @@ public abstract class DocumentConnector implements SourceConnector {
       return ReadResult.failedStatus(response, SafeUrls.describe(request.url()));
     }
     try {
-      List<RawItem> items =
-          WebDates.plausibleDates(
-              request.budget().run(() -> parse(response, request)), request.now());
-      return ReadResult.ok(response, items, validators(response));
+      Parsed parsed = request.budget().run(() -> parseDocument(response, request));
+      List<RawItem> items = WebDates.plausibleDates(parsed.items(), request.now());
+      return ReadResult.ok(response, items, validators(response)).withDocumentHints(parsed.hints());
     } catch (BudgetExceededException e) {
       return ReadResult.failed(
           new FetchFailure(
@@ -86,6 +85,17 @@ public abstract class DocumentConnector implements SourceConnector {
    */
   protected abstract List<RawItem> parse(HttpResult response, SourceRequest request)
       throws FetchFailure;
+
+  /** A document's items and what it says of its own freshness, moves and URLs. */
+  public record Parsed(List<RawItem> items, ServerHints hints) {}
+
+  /**
+   * {@link #parse} and the document's own hints; a connector whose documents carry hints (feeds)
+   * overrides this, the others have none beyond the response's headers.
+   */
+  protected Parsed parseDocument(HttpResult response, SourceRequest request) throws FetchFailure {
+    return new Parsed(parse(response, request), ServerHints.NONE);
+  }
 
   /** Resolves a possibly relative link against the document's final URL; null stays null. */
   protected static String resolve(URI base, String link) {

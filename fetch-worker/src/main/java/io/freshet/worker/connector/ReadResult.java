@@ -21,6 +21,7 @@ import java.util.Map;
  * @param errorKind why it failed or is partial, or null
  * @param errorMessage what exactly, or null; never contains credentials
  * @param retryAfter when the source asked to be called again, or null
+ * @param hints what the response and the document said of freshness, moves and their own URLs
  */
 public record ReadResult(
     FetchStatus status,
@@ -31,11 +32,52 @@ public record ReadResult(
     Map<String, String> cursor,
     ErrorKind errorKind,
     String errorMessage,
-    Instant retryAfter) {
+    Instant retryAfter,
+    ServerHints hints) {
 
   public ReadResult {
     items = List.copyOf(items);
     cursor = Map.copyOf(cursor);
+    hints = hints == null ? ServerHints.NONE : hints;
+  }
+
+  /** A result with no hints. */
+  public ReadResult(
+      FetchStatus status,
+      Integer httpStatus,
+      int attempts,
+      long bytes,
+      List<RawItem> items,
+      Map<String, String> cursor,
+      ErrorKind errorKind,
+      String errorMessage,
+      Instant retryAfter) {
+    this(
+        status,
+        httpStatus,
+        attempts,
+        bytes,
+        items,
+        cursor,
+        errorKind,
+        errorMessage,
+        retryAfter,
+        ServerHints.NONE);
+  }
+
+  /** This result with the document's own hints added to the response's. */
+  public ReadResult withDocumentHints(ServerHints document) {
+    return new ReadResult(
+        status,
+        httpStatus,
+        attempts,
+        bytes,
+        items,
+        cursor,
+        errorKind,
+        errorMessage,
+        retryAfter,
+        hints.withDocument(document));
   }
 
   public static ReadResult ok(HttpResult http, List<RawItem> items, Map<String, String> cursor) {
@@ -48,19 +90,45 @@ public record ReadResult(
         cursor,
         null,
         null,
-        null);
+        null,
+        ServerHints.of(http));
   }
 
   public static ReadResult notModified(HttpResult http) {
     return new ReadResult(
-        FetchStatus.not_modified, 304, http.attempts(), 0, List.of(), Map.of(), null, null, null);
+        FetchStatus.not_modified,
+        304,
+        http.attempts(),
+        0,
+        List.of(),
+        Map.of(),
+        null,
+        null,
+        null,
+        ServerHints.of(http));
   }
 
-  /** A failure; {@link ErrorKind#EXPIRED} is the status {@code expired}, not an error. */
+  /**
+   * A failure. {@link ErrorKind#EXPIRED} is the status {@code expired}, not an error; so is {@link
+   * ErrorKind#HOST_COOLING_DOWN} — no request was sent, so it says nothing about the source — with
+   * the cool-down's end as {@code retryAfter}, so that the scheduler defers it without a miss.
+   */
   public static ReadResult failed(FetchFailure failure) {
     if (failure.kind() == ErrorKind.EXPIRED) {
       return new ReadResult(
           FetchStatus.expired, null, 0, 0, List.of(), Map.of(), null, failure.getMessage(), null);
+    }
+    if (failure.kind() == ErrorKind.HOST_COOLING_DOWN) {
+      return new ReadResult(
+          FetchStatus.expired,
+          null,
+          0,
+          0,
+          List.of(),
+          Map.of(),
+          failure.kind(),
+          failure.getMessage(),
+          failure.retryAfter());
     }
     return new ReadResult(
         FetchStatus.failed,
@@ -86,6 +154,7 @@ public record ReadResult(
         Map.of(),
         kind,
         "HTTP " + http.status() + " from " + what,
-        http.retryAfter());
+        http.retryAfter(),
+        ServerHints.of(http));
   }
 }

@@ -10,6 +10,7 @@ import io.freshet.worker.budget.ParsePool;
 import io.freshet.worker.connector.ConnectorOptions;
 import io.freshet.worker.connector.ItemWindow;
 import io.freshet.worker.connector.ReadResult;
+import io.freshet.worker.connector.ServerHints;
 import io.freshet.worker.connector.SourceConnector;
 import io.freshet.worker.connector.SourceRequest;
 import io.freshet.worker.http.ErrorKind;
@@ -205,6 +206,10 @@ public final class SourceFetcher {
             .setItems(digests)
             .setCursor(cursor)
             .setRetryAfter(read.retryAfter())
+            .setHints(hints(read.hints()))
+            .setMovedTo(read.hints().movedTo() == null ? null : read.hints().movedTo().toString())
+            .setSelfUrl(selfUrl(request.getUrl(), read.hints()))
+            .setHubUrl(read.hints().hubUrl())
             .build();
     return new FetchResult(content, completed, items);
   }
@@ -228,6 +233,31 @@ public final class SourceFetcher {
             null,
             0,
             null));
+  }
+
+  private static io.freshet.schemas.avro.ServerHints hints(ServerHints hints) {
+    if (!hints.limitsFreshness()) {
+      return null;
+    }
+    return io.freshet.schemas.avro.ServerHints.newBuilder()
+        .setMaxAgeSeconds(hints.maxAge() == null ? null : hints.maxAge().toSeconds())
+        .setTtlMinutes(hints.ttlMinutes())
+        .setUpdatePeriodSeconds(
+            hints.updatePeriod() == null ? null : hints.updatePeriod().toSeconds())
+        .setSkipHours(List.copyOf(hints.skipHours()))
+        .setSkipDays(List.copyOf(hints.skipDays()))
+        .build();
+  }
+
+  /** The document's own URL when it is not the one fetched (nor where a move led). */
+  private static String selfUrl(String fetched, ServerHints hints) {
+    String self = hints.selfUrl();
+    if (self == null
+        || self.equals(fetched.trim())
+        || (hints.movedTo() != null && self.equals(hints.movedTo().toString()))) {
+      return null;
+    }
+    return self;
   }
 
   private FetchResult failed(FetchRequested request, Instant started, FetchFailure failure) {

@@ -150,6 +150,7 @@ public final class HttpFetcher implements AutoCloseable {
       throws FetchFailure, InterruptedException {
     URI uri = start;
     Set<URI> visited = new HashSet<>();
+    boolean permanent = true;
     for (int hop = 0; ; hop++) {
       guard.check(uri);
       if (!visited.add(uri)) {
@@ -160,8 +161,10 @@ public final class HttpFetcher implements AutoCloseable {
       HttpResult answer = reply.result();
       String location = reply.location();
       if (location == null) {
-        return answer; // not a redirect, or a 3xx without Location: an answer like any other
+        // not a redirect, or a 3xx without Location: an answer like any other
+        return hop > 0 && permanent ? answer.movedPermanently() : answer;
       }
+      permanent &= answer.status() == 301 || answer.status() == 308;
       if (hop >= settings.maxRedirects()) {
         throw new FetchFailure(
             ErrorKind.TOO_MANY_REDIRECTS,
@@ -211,7 +214,20 @@ public final class HttpFetcher implements AutoCloseable {
             RetryAfter.parse(headersIn.firstValue("Retry-After").orElse(null), clock.instant());
         if (status >= 300 && status < 400 && status != 304) {
           return new Hop(
-              new HttpResult(status, uri, null, new byte[0], null, null, attempt, 0, retryAfter),
+              new HttpResult(
+                  status,
+                  uri,
+                  null,
+                  new byte[0],
+                  null,
+                  null,
+                  attempt,
+                  0,
+                  retryAfter,
+                  null,
+                  null,
+                  null,
+                  null),
               headersIn.firstValue("Location").orElse(null));
         }
         long declared = headersIn.firstValueAsLong("Content-Length").orElse(-1);
@@ -239,7 +255,15 @@ public final class HttpFetcher implements AutoCloseable {
                 headersIn.firstValue("Last-Modified").orElse(null),
                 attempt,
                 body.length,
-                retryAfter),
+                retryAfter,
+                null,
+                FreshnessHeaders.maxAge(
+                    headersIn.firstValue("Cache-Control").orElse(null),
+                    headersIn.firstValue("Expires").orElse(null),
+                    headersIn.firstValue("Date").orElse(null),
+                    clock.instant()),
+                LinkHeader.first(headersIn.allValues("Link"), "hub"),
+                LinkHeader.first(headersIn.allValues("Link"), "self")),
             null);
       }
     } catch (HttpConnectTimeoutException e) {

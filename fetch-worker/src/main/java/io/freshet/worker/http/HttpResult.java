@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.UnsupportedCharsetException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 
@@ -19,6 +20,11 @@ import java.util.Locale;
  * @param attempts requests made, retries included (redirect hops not counted)
  * @param bytes body bytes after decompression
  * @param retryAfter when the server asked to be called again (from Retry-After), or null
+ * @param movedTo the URL that answered, when the request was redirected and every redirect was
+ *     permanent (301, 308); null otherwise
+ * @param maxAge how long the response says it stays fresh ({@link FreshnessHeaders}), or null
+ * @param hubLink the {@code Link} header's {@code rel="hub"} target, or null
+ * @param selfLink the {@code Link} header's {@code rel="self"} target, or null
  */
 public record HttpResult(
     int status,
@@ -29,7 +35,29 @@ public record HttpResult(
     String lastModified,
     int attempts,
     long bytes,
-    Instant retryAfter) {
+    Instant retryAfter,
+    URI movedTo,
+    Duration maxAge,
+    String hubLink,
+    String selfLink) {
+
+  /** This answer, reached through permanent redirects only: the source has moved here. */
+  public HttpResult movedPermanently() {
+    return new HttpResult(
+        status,
+        finalUri,
+        contentType,
+        body,
+        etag,
+        lastModified,
+        attempts,
+        bytes,
+        retryAfter,
+        finalUri,
+        maxAge,
+        hubLink,
+        selfLink);
+  }
 
   public boolean notModified() {
     return status == 304;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.ContentFetched;
+import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.SignalType;
@@ -254,8 +255,11 @@ class DocumentConnectorsTest {
     assertThat(throttled.completed().getHttpStatus()).isEqualTo(429);
     assertThat(throttled.completed().getRetryAfter()).isEqualTo(NOW.plusSeconds(3600));
     server.serve("/after", "text/plain", "x", null);
-    assertThat(fetch(connector, "/after", Map.of()).completed().getErrorKind())
-        .isEqualTo("host_cooling_down");
+    FetchCompleted deferred = fetch(connector, "/after", Map.of()).completed();
+    assertThat(deferred.getErrorKind()).isEqualTo("host_cooling_down");
+    // Not sent, so not a failure of that source: expired, due again when the cool-down ends.
+    assertThat(deferred.getStatus()).isEqualTo(FetchStatus.expired);
+    assertThat(deferred.getRetryAfter()).isAfter(NOW);
     assertThat(server.requests("/after")).isEmpty();
   }
 }

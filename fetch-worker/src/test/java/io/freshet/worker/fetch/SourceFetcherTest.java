@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.ContentFetched;
+import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemDigest;
@@ -93,6 +94,54 @@ class SourceFetcherTest {
     assertThat(first.getUrl()).isEqualTo("https://feed.example/a");
     assertThat(first.getContentHash()).hasSize(64);
     assertThat(first.getFetchedAt()).isEqualTo(NOW);
+  }
+
+  @Test
+  void theServersHintsAMoveAndTheFeedsOwnUrlsReachTheCompletion() throws Exception {
+    String feed =
+        """
+        <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"
+             xmlns:sy="http://purl.org/rss/1.0/modules/syndication/"><channel>
+          <title>t</title><ttl>120</ttl>
+          <sy:updatePeriod>daily</sy:updatePeriod><sy:updateFrequency>4</sy:updateFrequency>
+          <skipHours><hour>2</hour><hour>1</hour></skipHours><skipDays><day>Sunday</day></skipDays>
+          <atom:link rel="self" href="https://feeds.example.org/canonical"/>
+          <atom:link rel="hub" href="https://hub.example/"/>
+          <item><guid>a</guid><title>A</title></item>
+        </channel></rss>
+        """;
+    server.stub(
+        com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/old"))
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                    .withStatus(301)
+                    .withHeader("Location", "/feed")));
+    server.stub(
+        com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/feed"))
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                    .withStatus(200)
+                    .withHeader("Content-Type", "application/rss+xml")
+                    .withHeader("Cache-Control", "max-age=1800")
+                    .withBody(feed)));
+
+    FetchCompleted done = fetch(Requests.feed(server.url("/old"), NOW).build()).completed();
+
+    assertThat(done.getStatus()).isEqualTo(FetchStatus.ok);
+    assertThat(done.getMovedTo()).isEqualTo(server.url("/feed"));
+    assertThat(done.getSelfUrl()).isEqualTo("https://feeds.example.org/canonical");
+    assertThat(done.getHubUrl()).isEqualTo("https://hub.example/");
+    assertThat(done.getHints().getMaxAgeSeconds()).isEqualTo(1800L);
+    assertThat(done.getHints().getTtlMinutes()).isEqualTo(120);
+    assertThat(done.getHints().getUpdatePeriodSeconds()).isEqualTo(6 * 3600L);
+    assertThat(done.getHints().getSkipHours()).containsExactly(1, 2);
+    assertThat(done.getHints().getSkipDays()).containsExactly(7);
+
+    // The same feed fetched at its own URL: no move, and a self link equal to it is not reported.
+    FetchCompleted direct = fetch(Requests.feed(server.url("/feed"), NOW).build()).completed();
+    assertThat(direct.getMovedTo()).isNull();
   }
 
   @Test

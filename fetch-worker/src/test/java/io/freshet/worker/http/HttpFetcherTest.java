@@ -169,6 +169,57 @@ class HttpFetcherTest {
   }
 
   @Test
+  void onlyAChainOfPermanentRedirectsReportsAMove() throws Exception {
+    server.stub(
+        get(urlPathEqualTo("/p1"))
+            .willReturn(aResponse().withStatus(301).withHeader("Location", "/p2")));
+    server.stub(
+        get(urlPathEqualTo("/p2"))
+            .willReturn(aResponse().withStatus(308).withHeader("Location", "/moved")));
+    server.stub(
+        get(urlPathEqualTo("/t1"))
+            .willReturn(aResponse().withStatus(301).withHeader("Location", "/t2")));
+    server.stub(
+        get(urlPathEqualTo("/t2"))
+            .willReturn(aResponse().withStatus(302).withHeader("Location", "/moved")));
+    server.stub(
+        get(urlPathEqualTo("/t3"))
+            .willReturn(aResponse().withStatus(307).withHeader("Location", "/moved")));
+    server.serve("/moved", "text/plain", "here", null);
+
+    assertThat(fetch("/p1").movedTo()).isEqualTo(URI.create(server.url("/moved")));
+    assertThat(fetch("/t1").movedTo()).as("a 302 among the hops").isNull();
+    assertThat(fetch("/t3").movedTo()).as("a 307").isNull();
+    assertThat(fetch("/moved").movedTo()).as("no redirect").isNull();
+  }
+
+  @Test
+  void cachingAndLinkHeadersAreReadAsHints() throws Exception {
+    server.stub(
+        get(urlPathEqualTo("/cached"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withHeader("Cache-Control", "public, max-age=3600")
+                    .withHeader(
+                        "Link",
+                        "<https://hub.example/>; rel=\"hub\", <https://example.org/feed>; rel=self")
+                    .withBody("x")));
+    server.stub(
+        get(urlPathEqualTo("/nocache"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withHeader("Cache-Control", "no-cache, max-age=3600")
+                    .withBody("x")));
+    HttpResult cached = fetch("/cached");
+    assertThat(cached.maxAge()).isEqualTo(java.time.Duration.ofHours(1));
+    assertThat(cached.hubLink()).isEqualTo("https://hub.example/");
+    assertThat(cached.selfLink()).isEqualTo("https://example.org/feed");
+    assertThat(fetch("/nocache").maxAge()).isNull();
+  }
+
+  @Test
   void aRedirectLoopAndTooManyRedirectsFailClearly() {
     server.stub(
         get(urlPathEqualTo("/a"))

@@ -2,6 +2,7 @@ package io.freshet.worker.connector.feed;
 
 import io.freshet.schemas.avro.Connector;
 import io.freshet.worker.connector.DocumentConnector;
+import io.freshet.worker.connector.ServerHints;
 import io.freshet.worker.connector.SourceRequest;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.http.HttpResult;
@@ -38,6 +39,20 @@ public final class FeedConnector extends DocumentConnector {
   @Override
   protected List<RawItem> parse(HttpResult response, SourceRequest request) throws FetchFailure {
     return parse(response.body(), response.contentType(), response.finalUri());
+  }
+
+  @Override
+  protected Parsed parseDocument(HttpResult response, SourceRequest request) throws FetchFailure {
+    byte[] body = response.body();
+    String type =
+        response.contentType() == null
+            ? ""
+            : response.contentType().toLowerCase(java.util.Locale.ROOT);
+    if (type.contains("json") || startsWithBrace(body)) {
+      return new Parsed(json.parse(body, response.finalUri()), ServerHints.NONE);
+    }
+    FeedDocument document = xml.read(body, response.contentType(), response.finalUri());
+    return new Parsed(document.items(), document.hints());
   }
 
   /** Parses a feed document; public for the benchmark's GET + parse loop and the corpus tests. */

@@ -11,6 +11,7 @@ import com.rometools.rome.io.WireFeedInput;
 import com.rometools.rome.io.XmlReader;
 import com.rometools.rome.io.impl.XmlFixerReader;
 import io.freshet.worker.budget.WorkBudget;
+import io.freshet.worker.connector.ServerHints;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.items.RawItem;
@@ -60,11 +61,16 @@ final class XmlFeedParser {
   }
 
   List<RawItem> parse(byte[] body, String contentType, URI base) throws FetchFailure {
+    return read(body, contentType, base).items();
+  }
+
+  /** The items and what the channel says of how it wants to be read ({@link FeedHints}). */
+  FeedDocument read(byte[] body, String contentType, URI base) throws FetchFailure {
     List<String> fixes = new ArrayList<>();
     String text = decode(body, contentType, fixes);
     Parsed parsed;
     try {
-      parsed = strict(text);
+      parsed = strict(text, base);
     } catch (FeedException | JDOMException | IllegalArgumentException e) {
       // Not well-formed: heal it as feed readers do and parse again, as strictly.
       XmlRecovery.Healed healed = XmlRecovery.heal(text);
@@ -73,7 +79,7 @@ final class XmlFeedParser {
             ErrorKind.PARSE, "not a readable RSS/Atom/RDF feed: " + rootCause(e));
       }
       try {
-        parsed = strict(healed.text());
+        parsed = strict(healed.text(), base);
       } catch (FeedException | JDOMException | IllegalArgumentException notHealed) {
         throw new FetchFailure(
             ErrorKind.PARSE, "not a readable RSS/Atom/RDF feed: " + rootCause(e));
@@ -97,20 +103,25 @@ final class XmlFeedParser {
       WorkBudget.checkpoint();
       items.add(item(entries.get(i), feedBase, aligned ? entryElements.get(i) : null));
     }
-    return items;
+    return new FeedDocument(items, parsed.hints());
   }
 
-  private record Parsed(SyndFeed feed, List<Element> entries) {}
+  private record Parsed(SyndFeed feed, List<Element> entries, ServerHints hints) {}
 
   /**
    * Rome's own steps (its XML healer, its secure SAX builder: no DOCTYPE, no external entity), with
    * the document kept: the dates are read from their text.
    */
-  private static Parsed strict(String text) throws FeedException, JDOMException {
+  private static Parsed strict(String text, URI base) throws FeedException, JDOMException {
     Input input = new Input();
     try (Reader reader = new XmlFixerReader(new StringReader(text))) {
       Document document = input.document(reader);
-      return new Parsed(new SyndFeedImpl(input.build(document), false), RawDates.entries(document));
+      // The hints are read here, and the skip lists taken out before Rome sees them: Rome rejects
+      // a whole feed for one hour out of range, and needs none of them.
+      ServerHints hints = FeedHints.of(document, base);
+      FeedHints.detachSkips(document);
+      return new Parsed(
+          new SyndFeedImpl(input.build(document), false), RawDates.entries(document), hints);
     } catch (IOException e) {
       throw new JDOMException("cannot read: " + e.getMessage(), e); // a string does not fail
     }
