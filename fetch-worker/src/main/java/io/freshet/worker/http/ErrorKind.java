@@ -38,6 +38,11 @@ public enum ErrorKind {
   HTTP_5XX,
   /** The body is not what the connector reads (malformed XML, JSON, iCalendar...). */
   PARSE,
+  /**
+   * A next-page cursor repeated one already followed in this fetch (a loop): pagination stopped,
+   * the pages read so far kept (status {@code partial}).
+   */
+  PAGINATION,
   /** The request names a connector this worker does not implement. */
   UNSUPPORTED_CONNECTOR,
   /** The source's connector options are invalid (e.g. a negative item_limit). */

@@ -204,6 +204,48 @@ class JsonApiConnectorTest {
   }
 
   @Test
+  void aNextPageCursorThatCyclesEndsPaginationAsPartialAndMaxPagesIsValidated() throws Exception {
+    server.stub(
+        get(urlPathEqualTo("/api"))
+            .withQueryParam("cursor", absent())
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withBody("{\"results\": [{\"id\": \"p1\"}], \"next\": \"a\"}")));
+    server.stub(
+        get(urlPathEqualTo("/api"))
+            .withQueryParam("cursor", equalTo("a"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withBody("{\"results\": [{\"id\": \"p2\"}], \"next\": \"b\"}")));
+    server.stub(
+        get(urlPathEqualTo("/api"))
+            .withQueryParam("cursor", equalTo("b"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withBody("{\"results\": [{\"id\": \"p3\"}], \"next\": \"a\"}")));
+    Map<String, String> config =
+        Map.of("items_pointer", "/results", "next_page_pointer", "/next", "max_pages", "50");
+
+    FetchResult cycled = fetch(config, Map.of());
+
+    assertThat(cycled.completed().getStatus()).isEqualTo(FetchStatus.partial);
+    assertThat(cycled.completed().getErrorKind()).isEqualTo("pagination");
+    assertThat(cycled.content())
+        .extracting(ContentFetched::getItemId)
+        .containsExactly("p1", "p2", "p3");
+    assertThat(server.requestsMatching("/api.*")).hasSize(3);
+
+    for (String bad : new String[] {"0", "-1", "1000000", "ten"}) {
+      FetchResult refused = fetch(Map.of("items_pointer", "/results", "max_pages", bad), Map.of());
+      assertThat(refused.completed().getErrorKind()).as(bad).isEqualTo("config");
+      assertThat(refused.completed().getErrorMessage()).contains("max_pages").contains("1 to 100");
+    }
+  }
+
+  @Test
   void malformedJsonAndBadMappingsFailClearly() throws Exception {
     answer("{\"items\": [");
     assertThat(fetch(Map.of(), Map.of()).completed().getErrorMessage()).contains("not valid JSON");

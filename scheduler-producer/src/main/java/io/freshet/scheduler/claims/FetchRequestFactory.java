@@ -19,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class FetchRequestFactory {
 
   /** Keys of {@code config_json} that are the scheduler's, not the connector's. */
-  static final Set<String> SCHEDULER_KEYS = Set.of("cadence");
+  static final Set<String> SCHEDULER_KEYS = Set.of("cadence", "hints");
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 

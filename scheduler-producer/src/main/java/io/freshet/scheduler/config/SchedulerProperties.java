@@ -1,5 +1,6 @@
 package io.freshet.scheduler.config;
 
+import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -49,7 +50,47 @@ public record SchedulerProperties(
     @NotNull @DefaultValue("10m") Duration budgetReplanInterval,
     @NotBlank @DefaultValue("{\"mode\":\"adaptive\"}") String defaultCadence,
     @NotNull @DefaultValue("15s") Duration gaugeRefresh,
-    @NotNull @DefaultValue CadenceTime cadenceTime) {
+    @NotNull @DefaultValue CadenceTime cadenceTime,
+    @NotNull @DefaultValue Web web) {
+
+  /**
+   * The server's rules on top of the cadence ({@code freshet.scheduler.web.*}; {@code ServerRules}
+   * and docs/design.md, "The server's rules").
+   *
+   * @param maxHint the longest a server hint (max-age, ttl, update period, skipped hours, {@code
+   *     Retry-After}, a host's cool-down) may hold a source back
+   * @param ceiling the wait after a robots.txt refusal and between tries of a source that keeps
+   *     answering 404
+   * @param notFoundMisses 404s in a row after which a source waits {@code ceiling}
+   * @param intervalJitter share of a success's interval added as per-source jitter
+   * @param intervalJitterMax the most jitter added to a success's due time
+   * @param backoffJitter share of a failure's or deferral's wait added as per-source jitter
+   * @param backoffJitterMax the most jitter added to a failure's or deferral's due time
+   * @param importSpread the first fetches of a bulk import are spread over this span instead of
+   *     falling due at one instant (0 = all due at once)
+   */
+  public record Web(
+      @NotNull @DefaultValue("24h") Duration maxHint,
+      @NotNull @DefaultValue("24h") Duration ceiling,
+      @Min(1) @DefaultValue("3") int notFoundMisses,
+      @DecimalMin("0") @DecimalMax("0.5") @DefaultValue("0.02") double intervalJitter,
+      @NotNull @DefaultValue("2m") Duration intervalJitterMax,
+      @DecimalMin("0") @DecimalMax("0.5") @DefaultValue("0.1") double backoffJitter,
+      @NotNull @DefaultValue("15m") Duration backoffJitterMax,
+      @NotNull @DefaultValue("15m") Duration importSpread) {
+
+    /** The rules the outcome handling applies. */
+    public io.freshet.scheduler.schedule.ServerRules rules() {
+      return new io.freshet.scheduler.schedule.ServerRules(
+          maxHint,
+          ceiling,
+          notFoundMisses,
+          intervalJitter,
+          intervalJitterMax,
+          backoffJitter,
+          backoffJitterMax);
+    }
+  }
 
   /**
    * The cadence model's clock against the wall clock ({@code freshet.scheduler.cadence-time.*}):

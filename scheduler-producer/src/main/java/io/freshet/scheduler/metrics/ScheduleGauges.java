@@ -1,5 +1,6 @@
 package io.freshet.scheduler.metrics;
 
+import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,9 +24,30 @@ public class ScheduleGauges {
   private final AtomicLong dueBacklog = new AtomicLong();
   private final AtomicLong oldestOverdueSeconds = new AtomicLong();
   private final AtomicLong inFlight = new AtomicLong();
+  private final AtomicLong notFound = new AtomicLong();
+  private final AtomicLong gone = new AtomicLong();
+  private final String notFoundSql;
 
-  ScheduleGauges(JdbcClient jdbc, ScheduleRepository schedule, Clock clock, MeterRegistry meters) {
+  ScheduleGauges(
+      JdbcClient jdbc,
+      ScheduleRepository schedule,
+      Clock clock,
+      MeterRegistry meters,
+      SchedulerProperties props) {
     this.jdbc = jdbc;
+    // The threshold is inlined (a setting, an int): the failing-sources index then answers it.
+    this.notFoundSql =
+        "SELECT count(*) FROM scheduler.sources WHERE enabled AND consecutive_misses >= "
+            + props.web().notFoundMisses()
+            + " AND consecutive_misses > 0 AND last_error LIKE 'http_4xx: HTTP 404 %'";
+    Gauge.builder("freshet.scheduler.sources.not.found", notFound, AtomicLong::get)
+        .description(
+            "Enabled sources whose last fetches in a row (freshet.scheduler.web.not-found-misses"
+                + " or more) answered 404: they wait the ceiling between tries")
+        .register(meters);
+    Gauge.builder("freshet.scheduler.sources.gone", gone, AtomicLong::get)
+        .description("Sources the scheduler disabled because they answered 410 Gone")
+        .register(meters);
     this.schedule = schedule;
     this.clock = clock;
     Gauge.builder("freshet.scheduler.due.backlog", dueBacklog, AtomicLong::get)
@@ -60,5 +82,10 @@ public class ScheduleGauges {
             })
         .single();
     inFlight.set(schedule.inFlight(now.toInstant()));
+    notFound.set(jdbc.sql(notFoundSql).query(Long.class).single());
+    gone.set(
+        jdbc.sql("SELECT count(*) FROM scheduler.sources WHERE disabled_reason = 'gone'")
+            .query(Long.class)
+            .single());
   }
 }

@@ -1,10 +1,14 @@
 package io.freshet.scheduler.outcomes;
 
+import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.schedule.NextDue;
 import io.freshet.scheduler.schedule.OutcomeRules;
 import io.freshet.scheduler.schedule.ScheduleRepository;
+import io.freshet.scheduler.schedule.ServerRules;
 import io.freshet.schemas.avro.FetchCompleted;
+import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.serde.PoisonRecordException;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
@@ -30,13 +34,22 @@ public class OutcomeApplier {
   private final NextDue nextDue;
   private final TransactionTemplate tx;
   private final Clock clock;
+  private final ServerRules rules;
+  private final MeterRegistry meters;
 
   OutcomeApplier(
-      ScheduleRepository schedule, NextDue nextDue, TransactionTemplate tx, Clock clock) {
+      ScheduleRepository schedule,
+      NextDue nextDue,
+      TransactionTemplate tx,
+      Clock clock,
+      SchedulerProperties props,
+      MeterRegistry meters) {
     this.schedule = schedule;
     this.nextDue = nextDue;
     this.tx = tx;
     this.clock = clock;
+    this.rules = props.web().rules();
+    this.meters = meters;
   }
 
   /**
@@ -45,22 +58,48 @@ public class OutcomeApplier {
    */
   public Result apply(FetchCompleted event) {
     UUID id = parseId(event.getSourceId());
-    return tx.execute(status -> applyLocked(id, event));
+    Applied applied = tx.execute(status -> applyLocked(id, event));
+    if (applied.apply() != null) {
+      count(event, applied.apply()); // after the commit: a rolled-back attempt counts nothing
+    }
+    return applied.result();
   }
 
-  private Result applyLocked(UUID id, FetchCompleted event) {
+  private record Applied(Result result, OutcomeRules.Apply apply) {}
+
+  private Applied applyLocked(UUID id, FetchCompleted event) {
     var found = schedule.lock(id);
     if (found.isEmpty()) {
-      return Result.UNKNOWN_SOURCE;
+      return new Applied(Result.UNKNOWN_SOURCE, null);
     }
     Instant now = clock.instant();
-    return switch (OutcomeRules.decide(found.get(), event, now, nextDue::afterOutcome)) {
-      case OutcomeRules.Stale stale -> Result.STALE;
+    return switch (OutcomeRules.decide(found.get(), event, now, nextDue::afterOutcome, rules)) {
+      case OutcomeRules.Stale stale -> new Applied(Result.STALE, null);
       case OutcomeRules.Apply apply -> {
         schedule.applyOutcome(id, apply, now);
-        yield Result.APPLIED;
+        yield new Applied(Result.APPLIED, apply);
       }
     };
+  }
+
+  private void count(FetchCompleted event, OutcomeRules.Apply apply) {
+    if (apply.heldBy() != null) {
+      meters.counter("freshet.scheduler.hints.held", "hint", apply.heldBy()).increment();
+    }
+    if (apply.move() != null) {
+      meters.counter("freshet.scheduler.sources.moved").increment();
+    }
+    if (apply.disabledReason() != null) {
+      meters
+          .counter("freshet.scheduler.sources.disabled", "reason", apply.disabledReason())
+          .increment();
+    }
+    if (event.getStatus() == FetchStatus.expired
+        && "host_cooling_down".equals(event.getErrorKind())) {
+      meters
+          .counter("freshet.scheduler.fetches.deferred", "reason", "host_cooling_down")
+          .increment();
+    }
   }
 
   static UUID parseId(String sourceId) {

@@ -3,8 +3,10 @@ package io.freshet.scheduler.schedule;
 import io.freshet.cadence.source.Outcome;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.schemas.avro.ServerHints;
 import io.freshet.schemas.serde.PoisonRecordException;
 import java.time.Instant;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What one {@code FetchCompleted} does to its source's row — a pure function of (row, event, now),
@@ -22,12 +24,20 @@ import java.time.Instant;
  *       (docs/adr/0006-per-source-cadence-and-the-due-rule.md), ADR 0008
  *       (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md)), a miss more, backoff,
  *       {@code Retry-After} as a floor;
- *   <li>{@code expired}: nothing was fetched; the lease is released and the source is due now;
+ *   <li>{@code expired}: nothing was fetched; the lease is released and the source is due now — or,
+ *       when its host was cooling down ({@code host_cooling_down}), when the cool-down ends, with
+ *       no miss counted;
  *   <li>{@code unknown} (a symbol of a newer schema this build does not know): a poison record.
  * </ul>
  *
- * A fetch requested by a batch run happened, logically, at the run's {@code window_end} (ADR 0003).
- * A fetch-now asked for while this fetch was in flight makes the source due now.
+ * On top, the server's rules ({@link ServerRules}): its freshness hints are a floor under the next
+ * due time (unless the source's config says {@code "hints": "ignore"}), {@code Retry-After} is
+ * capped, a robots.txt refusal and repeated 404s wait the ceiling, 410 Gone disables the source, a
+ * permanent redirect seen on two fetches in a row moves it, and due times get a small per-source
+ * jitter ({@link Jitter}).
+ *
+ * <p>A fetch requested by a batch run happened, logically, at the run's {@code window_end} (ADR
+ * 0003). A fetch-now asked for while this fetch was in flight makes the source due now.
  */
 public final class OutcomeRules {
 
@@ -53,6 +63,11 @@ public final class OutcomeRules {
    * @param error {@code error_kind: error_message}, null for ok and not_modified
    * @param outcomeAt the fetch's finish time
    * @param retryAfter the source's {@code Retry-After}, failures only
+   * @param facts what the server said of the source, to store; null to leave the stored ones
+   * @param move the source's new URL after a permanent move, or null
+   * @param disabledReason why the source is now disabled ({@code gone}), or null
+   * @param heldBy the hint that held the due time back ({@code max_age}, {@code ttl}, {@code
+   *     update_period}, {@code skip}), or null
    */
   public record Apply(
       String cursorJson,
@@ -61,8 +76,58 @@ public final class OutcomeRules {
       Instant outcomeAt,
       Instant retryAfter,
       int misses,
-      Instant nextDue)
-      implements Decision {}
+      Instant nextDue,
+      Facts facts,
+      Move move,
+      String disabledReason,
+      String heldBy)
+      implements Decision {
+
+    /** An outcome that changes nothing beyond the schedule columns. */
+    public Apply(
+        String cursorJson,
+        String status,
+        String error,
+        Instant outcomeAt,
+        Instant retryAfter,
+        int misses,
+        Instant nextDue) {
+      this(
+          cursorJson,
+          status,
+          error,
+          outcomeAt,
+          retryAfter,
+          misses,
+          nextDue,
+          null,
+          null,
+          null,
+          null);
+    }
+  }
+
+  /**
+   * What the last answered fetch said of its source.
+   *
+   * @param hintsJson its freshness hints as JSON, or null for none
+   * @param hintNotBefore the due time the hints held the source back to, or null
+   * @param movedTo a permanent move seen on this fetch, awaiting the next one to confirm it
+   * @param selfUrl the document's own URL, when it differs from the source's
+   * @param hubUrl the WebSub hub the document announces
+   */
+  public record Facts(
+      String hintsJson, Instant hintNotBefore, String movedTo, String selfUrl, String hubUrl) {}
+
+  /** A permanent move confirmed by two fetches in a row: the source's URL becomes {@code to}. */
+  public record Move(String from, String to, String host) {}
+
+  /** Status 410 disables its source for this reason. */
+  public static final String GONE = "gone";
+
+  private static final int MAX_URL_LENGTH = 2_048;
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private static final int MAX_ERROR_LENGTH = 2000;
 
@@ -73,6 +138,22 @@ public final class OutcomeRules {
    */
   public static Decision decide(
       ScheduleRow row, FetchCompleted event, Instant now, Cadence cadence) {
+    return decide(row, event, now, cadence, ServerRules.NO_JITTER);
+  }
+
+  /**
+   * @throws PoisonRecordException for a status this build does not know
+   */
+  public static Decision decide(
+      ScheduleRow row, FetchCompleted event, Instant now, Cadence cadence, ServerRules rules) {
+    Decision decision = decideCadence(row, event, now, cadence, rules);
+    return decision instanceof Apply apply
+        ? withServerRules(row, event, now, apply, rules)
+        : decision;
+  }
+
+  private static Decision decideCadence(
+      ScheduleRow row, FetchCompleted event, Instant now, Cadence cadence, ServerRules rules) {
     if (row.epoch() != event.getEpoch()) {
       return new Stale("epoch " + event.getEpoch() + " is not the current " + row.epoch());
     }
@@ -107,18 +188,20 @@ public final class OutcomeRules {
               finishedAt,
               null,
               0);
-      case failed ->
-          apply(
-              row,
-              cadence,
-              now,
-              new Outcome.Failure(finishedAt, event.getRetryAfter()),
-              row.cursorJson(),
-              status,
-              errorOf(event),
-              finishedAt,
-              event.getRetryAfter(),
-              row.consecutiveMisses() + 1);
+      case failed -> {
+        Instant retryAfter = rules.capRetryAfter(event.getRetryAfter(), finishedAt);
+        yield apply(
+            row,
+            cadence,
+            now,
+            new Outcome.Failure(finishedAt, retryAfter),
+            row.cursorJson(),
+            status,
+            errorOf(event),
+            finishedAt,
+            retryAfter,
+            row.consecutiveMisses() + 1);
+      }
       case expired ->
           new Apply(
               row.cursorJson(),
@@ -127,7 +210,7 @@ public final class OutcomeRules {
               finishedAt,
               null,
               row.consecutiveMisses(),
-              now);
+              deferredUntil(row, event, now, rules));
       case unknown ->
           throw new PoisonRecordException(
               "status is a symbol this scheduler does not know (written by a newer schema)", null);
@@ -147,6 +230,221 @@ public final class OutcomeRules {
       int misses) {
     Instant due = row.manualRequested() ? now : cadence.afterOutcome(row, outcome, now);
     return new Apply(cursor, status, error, finishedAt, retryAfter, misses, due);
+  }
+
+  /**
+   * An expired request is due again now — unless it was not sent because its host was cooling down:
+   * then when the cool-down ends (capped), spread by jitter so that the host's sources do not all
+   * come back in the same second.
+   */
+  private static Instant deferredUntil(
+      ScheduleRow row, FetchCompleted event, Instant now, ServerRules rules) {
+    Instant until = rules.capRetryAfter(event.getRetryAfter(), now);
+    if (until == null || !until.isAfter(now) || row.manualRequested()) {
+      return now;
+    }
+    return Jitter.later(
+        until, now, rules.backoffJitter(), rules.backoffJitterMax(), row.id(), row.epoch());
+  }
+
+  /** The server's rules on top of the cadence's answer ({@link ServerRules}). */
+  private static Apply withServerRules(
+      ScheduleRow row, FetchCompleted event, Instant now, Apply apply, ServerRules rules) {
+    Instant due = apply.nextDue();
+    Instant at = apply.outcomeAt();
+    return switch (event.getStatus()) {
+      case ok, partial, not_modified -> {
+        String heldBy = null;
+        Instant hintNotBefore = null;
+        // A 304 has no document: the hints of the last one still hold, with the 304's own
+        // caching headers on top (RFC 9111 §4.3.4: a 304 refreshes the stored response).
+        ServerHints hints =
+            event.getStatus() == FetchStatus.not_modified
+                ? refreshed(hintsOf(row.hintsJson()), event.getHints())
+                : event.getHints();
+        if (!row.manualRequested()) {
+          ServerRules.HintFloor floor = respectsHints(row) ? rules.hintFloor(hints, due, at) : null;
+          if (floor != null) {
+            due = floor.due();
+            heldBy = floor.hint();
+            hintNotBefore = floor.due();
+          }
+          Instant jittered =
+              Jitter.later(
+                  due,
+                  now,
+                  rules.intervalJitter(),
+                  rules.intervalJitterMax(),
+                  row.id(),
+                  row.epoch());
+          Instant ceiling = at.plus(rules.ceiling());
+          due = jittered.isAfter(ceiling) && !due.isAfter(ceiling) ? ceiling : jittered;
+        }
+        String movedTo = acceptableMove(row, event.getMovedTo());
+        Move move = null;
+        if (movedTo != null && movedTo.equals(row.movedTo())) {
+          move =
+              new Move(
+                  row.url(),
+                  movedTo,
+                  java.net.URI.create(movedTo).getHost().toLowerCase(java.util.Locale.ROOT));
+          movedTo = null;
+        }
+        Facts facts =
+            new Facts(
+                hintsJson(hints),
+                hintNotBefore,
+                movedTo,
+                bounded(event.getSelfUrl()),
+                bounded(event.getHubUrl()));
+        yield new Apply(
+            apply.cursorJson(),
+            apply.status(),
+            apply.error(),
+            at,
+            apply.retryAfter(),
+            apply.misses(),
+            due,
+            facts,
+            move,
+            null,
+            heldBy);
+      }
+      case failed -> {
+        Integer http = event.getHttpStatus();
+        String disabled = http != null && http == 410 ? GONE : null;
+        boolean robots = "robots".equals(event.getErrorKind());
+        boolean notFoundAgain =
+            http != null && http == 404 && apply.misses() >= rules.notFoundMisses();
+        if (!row.manualRequested()) {
+          if (robots || notFoundAgain) {
+            Instant ceiling = at.plus(rules.ceiling());
+            due = due.isAfter(ceiling) ? due : ceiling;
+          }
+          due =
+              Jitter.later(
+                  due, now, rules.backoffJitter(), rules.backoffJitterMax(), row.id(), row.epoch());
+        }
+        yield new Apply(
+            apply.cursorJson(),
+            apply.status(),
+            apply.error(),
+            at,
+            apply.retryAfter(),
+            apply.misses(),
+            due,
+            null,
+            null,
+            disabled,
+            null);
+      }
+      default -> apply;
+    };
+  }
+
+  /** Whether the source's config leaves its server's hints in force ({@code "hints": "ignore"}). */
+  static boolean respectsHints(ScheduleRow row) {
+    String config = row.configJson();
+    if (config == null || !config.contains("\"hints\"")) {
+      return true;
+    }
+    var hints = JSON.readTree(config).get("hints");
+    return hints == null || !"ignore".equals(hints.asString(""));
+  }
+
+  /**
+   * A reported move the scheduler may follow: an http(s) URL of sane length, not to another host
+   * for a source with credentials (they would go to whoever the old host pointed at). Null if not.
+   */
+  private static String acceptableMove(ScheduleRow row, String movedTo) {
+    if (movedTo == null || movedTo.length() > MAX_URL_LENGTH || movedTo.equals(row.url())) {
+      return null;
+    }
+    try {
+      java.net.URI uri = new java.net.URI(movedTo);
+      String scheme = uri.getScheme();
+      if (uri.getHost() == null
+          || scheme == null
+          || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
+        return null;
+      }
+      if (row.hasCredentials()
+          && !uri.getHost().equalsIgnoreCase(java.net.URI.create(row.url()).getHost())) {
+        return null;
+      }
+      return movedTo;
+    } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static String bounded(String url) {
+    return url == null || url.length() > MAX_URL_LENGTH ? null : url.replace('\0', '\uFFFD');
+  }
+
+  /** The stored hints with a 304's caching headers on top; null when neither says anything. */
+  private static ServerHints refreshed(ServerHints stored, ServerHints fresh) {
+    if (stored == null) {
+      return fresh;
+    }
+    if (fresh == null) {
+      return stored;
+    }
+    ServerHints merged = ServerHints.newBuilder(stored).build();
+    if (fresh.getMaxAgeSeconds() != null) {
+      merged.setMaxAgeSeconds(fresh.getMaxAgeSeconds());
+    }
+    return merged;
+  }
+
+  /** Hints as {@link #hintsJson} stored them; null for none or unreadable. */
+  static ServerHints hintsOf(String json) {
+    if (json == null || json.isBlank()) {
+      return null;
+    }
+    var node = JSON.readTree(json);
+    ServerHints hints = ServerHints.newBuilder().build();
+    if (node.hasNonNull("max_age_seconds")) {
+      hints.setMaxAgeSeconds(node.get("max_age_seconds").asLong());
+    }
+    if (node.hasNonNull("ttl_minutes")) {
+      hints.setTtlMinutes(node.get("ttl_minutes").asInt());
+    }
+    if (node.hasNonNull("update_period_seconds")) {
+      hints.setUpdatePeriodSeconds(node.get("update_period_seconds").asLong());
+    }
+    java.util.List<Integer> hours = new java.util.ArrayList<>();
+    node.path("skip_hours").forEach(h -> hours.add(h.asInt()));
+    hints.setSkipHours(hours);
+    java.util.List<Integer> days = new java.util.ArrayList<>();
+    node.path("skip_days").forEach(d -> days.add(d.asInt()));
+    hints.setSkipDays(days);
+    return hints;
+  }
+
+  private static String hintsJson(ServerHints hints) {
+    if (hints == null) {
+      return null;
+    }
+    var node = JSON.createObjectNode();
+    if (hints.getMaxAgeSeconds() != null) {
+      node.put("max_age_seconds", hints.getMaxAgeSeconds());
+    }
+    if (hints.getTtlMinutes() != null) {
+      node.put("ttl_minutes", hints.getTtlMinutes());
+    }
+    if (hints.getUpdatePeriodSeconds() != null) {
+      node.put("update_period_seconds", hints.getUpdatePeriodSeconds());
+    }
+    if (!hints.getSkipHours().isEmpty()) {
+      var a = node.putArray("skip_hours");
+      hints.getSkipHours().forEach(a::add);
+    }
+    if (!hints.getSkipDays().isEmpty()) {
+      var a = node.putArray("skip_days");
+      hints.getSkipDays().forEach(a::add);
+    }
+    return JSON.writeValueAsString(node);
   }
 
   private static String errorOf(FetchCompleted event) {

@@ -86,8 +86,23 @@ public class ScheduleRepository {
       UPDATE scheduler.sources SET
         lease_until = NULL, cursor_json = :cursor::jsonb, last_status = :status, last_error = :error,
         last_outcome_at = :at, retry_after = :retryAfter, consecutive_misses = :misses,
-        next_due_at = :nextDue, updated_at = :now
+        next_due_at = :nextDue, updated_at = :now,
+        hints = CASE WHEN :facts THEN CAST(:hints AS jsonb) ELSE hints END,
+        hint_not_before = CASE WHEN :facts THEN CAST(:hintNotBefore AS timestamptz)
+                               ELSE hint_not_before END,
+        moved_to = CASE WHEN :facts THEN CAST(:movedTo AS text) ELSE moved_to END,
+        self_url = CASE WHEN :facts THEN CAST(:selfUrl AS text) ELSE self_url END,
+        hub_url = CASE WHEN :facts THEN CAST(:hubUrl AS text) ELSE hub_url END,
+        url = coalesce(CAST(:newUrl AS text), url), host = coalesce(CAST(:newHost AS text), host),
+        enabled = enabled AND CAST(:disabledReason AS text) IS NULL,
+        disabled_reason = coalesce(CAST(:disabledReason AS text), disabled_reason)
       WHERE id = :id
+      """;
+
+  private static final String RECORD_MOVE =
+      """
+      INSERT INTO scheduler.source_url_history (source_id, url, replaced_by, reason, replaced_at)
+      VALUES (:id, :from, :to, 'moved_permanently', :now)
       """;
   // manual_requested is left as it is by outcomes: set during the fetch, it must reach the next
   // claim, which reads it into FetchRequested.manual and clears it in the same statement.
@@ -185,8 +200,14 @@ public class ScheduleRepository {
         .single();
   }
 
-  /** Stores an applied outcome ({@link OutcomeRules}) and releases the lease. */
+  /**
+   * Stores an applied outcome ({@link OutcomeRules}) and releases the lease: the schedule columns,
+   * what the server said of the source, a confirmed move (the old URL kept in {@code
+   * source_url_history}) and a disabling ({@code gone}).
+   */
   public void applyOutcome(UUID id, OutcomeRules.Apply outcome, Instant now) {
+    OutcomeRules.Facts facts = outcome.facts();
+    OutcomeRules.Move move = outcome.move();
     jdbc.sql(APPLY_OUTCOME)
         .param("cursor", outcome.cursorJson())
         .param("status", outcome.status())
@@ -196,8 +217,25 @@ public class ScheduleRepository {
         .param("misses", outcome.misses())
         .param("nextDue", ts(outcome.nextDue()))
         .param("now", ts(now))
+        .param("facts", facts != null)
+        .param("hints", facts == null ? null : facts.hintsJson())
+        .param("hintNotBefore", facts == null ? null : ts(facts.hintNotBefore()))
+        .param("movedTo", facts == null ? null : facts.movedTo())
+        .param("selfUrl", facts == null ? null : facts.selfUrl())
+        .param("hubUrl", facts == null ? null : facts.hubUrl())
+        .param("newUrl", move == null ? null : move.to())
+        .param("newHost", move == null ? null : move.host())
+        .param("disabledReason", outcome.disabledReason())
         .param("id", id)
         .update();
+    if (move != null) {
+      jdbc.sql(RECORD_MOVE)
+          .param("id", id)
+          .param("from", move.from())
+          .param("to", move.to())
+          .param("now", ts(now))
+          .update();
+    }
   }
 
   /**

@@ -36,7 +36,11 @@ public record ScheduleRow(
     List<Instant> recentPublishedAt,
     Double changeRate,
     Instant statsUpdatedAt,
-    Instant claimedWindowEnd) {
+    Instant claimedWindowEnd,
+    String url,
+    boolean hasCredentials,
+    String movedTo,
+    String hintsJson) {
 
   /** Select list for {@code scheduler.sources s JOIN scheduler.tenants t}. */
   public static final String COLUMNS =
@@ -46,7 +50,9 @@ public record ScheduleRow(
       s.retry_after, s.consecutive_misses, s.consecutive_empty, s.window_fetches,
       s.avg_signal_yield, s.dominant_signal_type, s.type_counts::text AS type_counts,
       s.median_days_to_event, s.publish_interval_avg_ms, s.recent_published_at, s.change_rate,
-      s.stats_updated_at, s.claimed_window_end
+      s.stats_updated_at, s.claimed_window_end, s.url,
+      s.credentials_encrypted IS NOT NULL AS has_credentials, s.moved_to,
+      s.hints::text AS hints_json
       """;
 
   /** Maps a row selected with {@link #COLUMNS}. */
@@ -74,7 +80,11 @@ public record ScheduleRow(
         instants(rs.getArray("recent_published_at")),
         nullableDouble(rs, "change_rate"),
         instant(rs, "stats_updated_at"),
-        instant(rs, "claimed_window_end"));
+        instant(rs, "claimed_window_end"),
+        rs.getString("url"),
+        rs.getBoolean("has_credentials"),
+        rs.getString("moved_to"),
+        rs.getString("hints_json"));
   }
 
   /** A nullable {@code timestamptz} column as an instant. */

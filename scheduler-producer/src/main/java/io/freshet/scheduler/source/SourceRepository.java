@@ -1,10 +1,12 @@
 package io.freshet.scheduler.source;
 
 import io.freshet.scheduler.schedule.FetchRequest;
+import io.freshet.scheduler.schedule.Jitter;
 import io.freshet.scheduler.schedule.ScheduleRepository;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -36,6 +38,11 @@ public class SourceRepository {
       last_outcome_at, retry_after, consecutive_misses, consecutive_empty,
       window_fetches, avg_signal_yield, dominant_signal_type, type_counts::text AS type_counts_text,
       median_days_to_event, publish_interval_avg_ms, change_rate, stats_updated_at,
+      hints::text AS hints_text, hint_not_before, moved_to, self_url, hub_url, disabled_reason,
+      (SELECT json_agg(json_build_object('url', h.url, 'replaced_by', h.replaced_by,
+                                         'reason', h.reason, 'replaced_at', h.replaced_at)
+                       ORDER BY h.id)::text
+         FROM scheduler.source_url_history h WHERE h.source_id = sources.id) AS previous_urls_text,
       created_at, updated_at
       """;
 
@@ -45,7 +52,7 @@ public class SourceRepository {
           (id, tenant_id, name, connector, url, host, category, priority, enabled, config_json,
            credentials_encrypted, next_due_at, created_at, updated_at)
       VALUES (:id, :tenant, :name, :connector, :url, :host, :category, :priority, :enabled,
-              CAST(:config AS jsonb), :credentials, :now, :now, :now)
+              CAST(:config AS jsonb), :credentials, :due, :now, :now)
       """;
 
   private static final int BATCH = 500;
@@ -65,22 +72,35 @@ public class SourceRepository {
     named.update(INSERT, params(source, now));
   }
 
-  /** Inserts many sources in JDBC batches, all due at {@code now}. */
-  public void insertAll(List<NewSource> sources, Instant now) {
+  /**
+   * Inserts many sources in JDBC batches. Their first fetches are spread over {@code spread} from
+   * {@code now}, each source at its own deterministic point ({@link Jitter#spread}), so that a bulk
+   * import of thousands does not fall due at one instant; a single source is due at once.
+   */
+  public void insertAll(List<NewSource> sources, Instant now, Duration spread) {
+    Duration span = sources.size() > 1 ? spread : Duration.ZERO;
     for (int from = 0; from < sources.size(); from += BATCH) {
       List<NewSource> chunk = sources.subList(from, Math.min(sources.size(), from + BATCH));
       named.batchUpdate(
-          INSERT, chunk.stream().map(s -> params(s, now)).toArray(MapSqlParameterSource[]::new));
+          INSERT,
+          chunk.stream()
+              .map(s -> params(s, now, Jitter.spread(now, span, s.id())))
+              .toArray(MapSqlParameterSource[]::new));
     }
   }
 
   private static MapSqlParameterSource params(NewSource s, Instant now) {
+    return params(s, now, now);
+  }
+
+  private static MapSqlParameterSource params(NewSource s, Instant now, Instant due) {
     return new MapSqlParameterSource()
         .addValue("id", s.id())
         .addValue("tenant", s.tenantId())
         .addValues(fieldParams(s.fields()).getValues())
         .addValue("credentials", s.credentialsEncrypted(), Types.BINARY)
-        .addValue("now", timestamp(now));
+        .addValue("now", timestamp(now))
+        .addValue("due", timestamp(due));
   }
 
   /** The user-set fields as the parameters both INSERT and UPDATE name. */
@@ -164,6 +184,8 @@ public class SourceRepository {
                     name = :name, connector = :connector, url = :url, host = :host,
                     category = :category, priority = :priority, enabled = :enabled,
                     config_json = CAST(:config AS jsonb),
+                    disabled_reason = CASE WHEN :enabled THEN NULL ELSE disabled_reason END,
+                    moved_to = CASE WHEN url = :url THEN moved_to END,
                     credentials_encrypted = CASE WHEN :keep THEN credentials_encrypted
                                                  ELSE :credentials END,
                     updated_at = :now
@@ -180,7 +202,9 @@ public class SourceRepository {
   /** Enables or disables a source; false if there is no such source. */
   public boolean setEnabled(UUID id, boolean enabled, Instant now) {
     return jdbc.sql(
-                "UPDATE scheduler.sources SET enabled = :enabled, updated_at = :now WHERE id = :id")
+                "UPDATE scheduler.sources SET enabled = :enabled, updated_at = :now,"
+                    + " disabled_reason = CASE WHEN :enabled THEN NULL ELSE disabled_reason END"
+                    + " WHERE id = :id")
             .param("id", id)
             .param("enabled", enabled)
             .param("now", timestamp(now))
@@ -267,6 +291,14 @@ public class SourceRepository {
         rs.getBoolean("has_credentials"),
         schedule,
         stats,
+        new SourceRow.Web(
+            rs.getString("hints_text"),
+            instant(rs, "hint_not_before"),
+            rs.getString("moved_to"),
+            rs.getString("self_url"),
+            rs.getString("hub_url"),
+            rs.getString("disabled_reason"),
+            rs.getString("previous_urls_text")),
         instant(rs, "created_at"),
         instant(rs, "updated_at"));
   }

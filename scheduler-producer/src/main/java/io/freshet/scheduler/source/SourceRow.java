@@ -18,8 +18,29 @@ public record SourceRow(
     boolean hasCredentials,
     Schedule schedule,
     Stats stats,
+    Web web,
     Instant createdAt,
     Instant updatedAt) {
+
+  /**
+   * What the server last said of the source and what the scheduler did about it.
+   *
+   * @param hintsJson the last fetch's freshness hints (JSON), or null
+   * @param hintNotBefore the due time those hints held the source back to, or null
+   * @param movedTo a permanent redirect seen on the last fetch, not yet confirmed by the next
+   * @param selfUrl the document's own URL when it differs from the source's
+   * @param hubUrl the WebSub hub the document announces
+   * @param disabledReason why the scheduler disabled the source ({@code gone}), or null
+   * @param previousUrlsJson earlier URLs (JSON array of url, replaced_by, reason, replaced_at)
+   */
+  public record Web(
+      String hintsJson,
+      Instant hintNotBefore,
+      String movedTo,
+      String selfUrl,
+      String hubUrl,
+      String disabledReason,
+      String previousUrlsJson) {}
 
   public String name() {
     return fields.name();

@@ -63,8 +63,11 @@ class OutcomesIT extends SchedulerItSupport {
         .isEqualTo(ok.getFinishedAt().toString());
     assertThat(column(id, "consecutive_misses", Integer.class)).isZero();
     assertThat(column(id, "last_status", String.class)).isEqualTo("ok");
+    // An hour, plus this source's jitter (at most 2 % of the interval, 2 minutes; ServerRules).
     assertThat(instantColumn(id, "next_due_at"))
-        .isCloseTo(ok.getFinishedAt().plus(Duration.ofMinutes(60)), within(2));
+        .isBetween(
+            ok.getFinishedAt().plus(Duration.ofMinutes(60)).minusSeconds(2),
+            ok.getFinishedAt().plus(Duration.ofMinutes(62)).plusSeconds(2));
   }
 
   @Test
@@ -78,7 +81,9 @@ class OutcomesIT extends SchedulerItSupport {
     assertThat(column(id, "cursor_json->>'last_fetch_at'", String.class))
         .isEqualTo(notModified.getFinishedAt().toString());
     assertThat(instantColumn(id, "next_due_at"))
-        .isCloseTo(notModified.getFinishedAt().plus(Duration.ofMinutes(60)), within(2));
+        .isBetween(
+            notModified.getFinishedAt().plus(Duration.ofMinutes(60)).minusSeconds(2),
+            notModified.getFinishedAt().plus(Duration.ofMinutes(62)).plusSeconds(2));
     assertThat(instantColumn(id, "lease_until")).isNull();
   }
 
@@ -326,6 +331,74 @@ class OutcomesIT extends SchedulerItSupport {
 
     assertThat(stats.apply(stats(id, now.minusSeconds(600), 9.0, List.of()))).isFalse();
     assertThat(column(id, "avg_signal_yield", Double.class)).isEqualTo(3.0);
+  }
+
+  @Test
+  void theServersWordIsStoredAMoveConfirmedTwiceChangesTheUrlAndGoneDisables() {
+    UUID id = claimedSource();
+    String oldUrl = column(id, "url", String.class);
+    FetchCompleted first = completed(id, 1, FetchStatus.ok);
+    first.setMovedTo("https://moved.example/feed.xml?key=s3cr3t");
+    first.setHubUrl("https://hub.example/");
+    first.setHints(
+        io.freshet.schemas.avro.ServerHints.newBuilder()
+            .setTtlMinutes(240)
+            .setSkipHours(java.util.List.of(3, 4))
+            .build());
+
+    assertThat(applier.apply(first)).isEqualTo(Result.APPLIED);
+
+    assertThat(column(id, "moved_to", String.class))
+        .isEqualTo("https://moved.example/feed.xml?key=s3cr3t");
+    assertThat(column(id, "url", String.class)).as("one fetch does not move").isEqualTo(oldUrl);
+    assertThat(column(id, "hub_url", String.class)).isEqualTo("https://hub.example/");
+    assertThat(column(id, "hints->>'ttl_minutes'", String.class)).isEqualTo("240");
+    Instant held = instantColumn(id, "hint_not_before");
+    assertThat(held).isAfterOrEqualTo(first.getFinishedAt().plus(Duration.ofMinutes(240)));
+    assertThat(instantColumn(id, "next_due_at")).isAfterOrEqualTo(held);
+
+    claimAgain(id, 2);
+    FetchCompleted second = completed(id, 2, FetchStatus.ok);
+    second.setMovedTo("https://moved.example/feed.xml?key=s3cr3t");
+    assertThat(applier.apply(second)).isEqualTo(Result.APPLIED);
+
+    assertThat(column(id, "url", String.class))
+        .isEqualTo("https://moved.example/feed.xml?key=s3cr3t");
+    assertThat(column(id, "host", String.class)).isEqualTo("moved.example");
+    assertThat(column(id, "moved_to", String.class)).isNull();
+    assertThat(column(id, "hint_not_before", String.class)).as("no hints this time").isNull();
+    assertThat(
+            jdbc.sql(
+                    "SELECT url || ' -> ' || replaced_by || ' ' || reason"
+                        + " FROM scheduler.source_url_history WHERE source_id = :id")
+                .param("id", id)
+                .query(String.class)
+                .list())
+        .containsExactly(
+            oldUrl + " -> https://moved.example/feed.xml?key=s3cr3t moved_permanently");
+
+    claimAgain(id, 3);
+    FetchCompleted gone = completed(id, 3, FetchStatus.failed);
+    gone.setHttpStatus(410);
+    gone.setErrorKind("http_4xx");
+    assertThat(applier.apply(gone)).isEqualTo(Result.APPLIED);
+
+    assertThat(column(id, "enabled", Boolean.class)).isFalse();
+    assertThat(column(id, "disabled_reason", String.class)).isEqualTo("gone");
+    assertThat(meters.find("freshet.scheduler.sources.moved").counter().count()).isPositive();
+    assertThat(
+            meters
+                .find("freshet.scheduler.sources.disabled")
+                .tag("reason", "gone")
+                .counter()
+                .count())
+        .isPositive();
+    // ttl, or skip when the fetch's time plus the ttl falls in a skipped hour
+    assertThat(
+            meters.find("freshet.scheduler.hints.held").counters().stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count)
+                .sum())
+        .isPositive();
   }
 
   private UUID claimedSource() {

@@ -96,7 +96,8 @@ class CadenceTimeScaleTest {
         d.budgetReplanInterval(),
         d.defaultCadence(),
         d.gaugeRefresh(),
-        new SchedulerProperties.CadenceTime(scale, wall, model));
+        new SchedulerProperties.CadenceTime(scale, wall, model),
+        d.web());
   }
 
   static CadenceTimeScale configured(SchedulerProperties p) {
@@ -175,6 +176,10 @@ class CadenceTimeScaleTest {
         published,
         null,
         NOW,
+        null,
+        "https://feed.example/rss",
+        false,
+        null,
         null);
   }
 
@@ -256,6 +261,10 @@ class CadenceTimeScaleTest {
             base.recentPublishedAt(),
             null,
             NOW,
+            null,
+            "https://feed.example/rss",
+            false,
+            null,
             null);
 
     assertThat(nextDue(SIXTY).recompute(throttled, NOW)).isEqualTo(retryAfter);

@@ -7,6 +7,7 @@ import io.freshet.cadence.source.Outcome;
 import io.freshet.scheduler.testing.TestEvents;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.schemas.avro.ServerHints;
 import io.freshet.schemas.serde.PoisonRecordException;
 import java.time.Duration;
 import java.time.Instant;
@@ -151,6 +152,161 @@ class OutcomeRulesTest {
         .hasMessageContaining("newer schema");
   }
 
+  private static OutcomeRules.Apply decided(
+      ScheduleRow row, FetchCompleted event, ServerRules rules) {
+    return (OutcomeRules.Apply)
+        OutcomeRules.decide(row, event, NOW, (r, o, now) -> now.plus(Duration.ofHours(1)), rules);
+  }
+
+  @Test
+  void theServersHintsHoldTheNextFetchBackUnlessTheSourceIgnoresThem() {
+    FetchCompleted event = event(3, FetchStatus.ok);
+    ServerHints hints = ServerHints.newBuilder().setTtlMinutes(180).build();
+    event.setHints(hints);
+
+    var held = decided(row(3, 0, false, null), event, ServerRules.NO_JITTER);
+    assertThat(held.nextDue()).isEqualTo(event.getFinishedAt().plus(Duration.ofMinutes(180)));
+    assertThat(held.heldBy()).isEqualTo("ttl");
+    assertThat(held.facts().hintNotBefore()).isEqualTo(held.nextDue());
+    assertThat(held.facts().hintsJson()).contains("\"ttl_minutes\":180");
+
+    var ignored =
+        decided(
+            like(row(3, 0, false, null), "{\"hints\":\"ignore\"}", null, false),
+            event,
+            ServerRules.NO_JITTER);
+    assertThat(ignored.nextDue()).isEqualTo(NOW.plus(Duration.ofHours(1)));
+    assertThat(ignored.heldBy()).isNull();
+    assertThat(ignored.facts().hintsJson()).as("still shown").contains("ttl_minutes");
+
+    var manual = decided(row(3, 0, true, null), event, ServerRules.NO_JITTER);
+    assertThat(manual.nextDue()).as("a fetch-now overrides hints").isEqualTo(NOW);
+  }
+
+  @Test
+  void aPermanentMoveIsFollowedOnlyWhenTheNextFetchIsMovedTheSameWay() {
+    FetchCompleted event = event(3, FetchStatus.ok);
+    event.setMovedTo("https://new.example/rss");
+
+    var first = decided(row(3, 0, false, null), event, ServerRules.NO_JITTER);
+    assertThat(first.move()).isNull();
+    assertThat(first.facts().movedTo()).isEqualTo("https://new.example/rss");
+
+    var second =
+        decided(
+            like(row(3, 0, false, null), "{}", "https://new.example/rss", false),
+            event,
+            ServerRules.NO_JITTER);
+    assertThat(second.move())
+        .isEqualTo(
+            new OutcomeRules.Move(
+                "https://feed.example/rss", "https://new.example/rss", "new.example"));
+    assertThat(second.facts().movedTo()).isNull();
+
+    FetchCompleted notMoved = event(3, FetchStatus.ok);
+    var back =
+        decided(
+            like(row(3, 0, false, null), "{}", "https://new.example/rss", false),
+            notMoved,
+            ServerRules.NO_JITTER);
+    assertThat(back.move()).isNull();
+    assertThat(back.facts().movedTo()).as("not consecutive: forgotten").isNull();
+
+    var credentials =
+        decided(
+            like(row(3, 0, false, null), "{}", "https://new.example/rss", true),
+            event,
+            ServerRules.NO_JITTER);
+    assertThat(credentials.move()).as("credentials never follow to another host").isNull();
+
+    FetchCompleted sneaky = event(3, FetchStatus.ok);
+    sneaky.setMovedTo("file:///etc/passwd");
+    assertThat(decided(row(3, 0, false, null), sneaky, ServerRules.NO_JITTER).facts().movedTo())
+        .isNull();
+  }
+
+  @Test
+  void goneDisablesRobotsAndRepeated404sWaitTheCeiling() {
+    FetchCompleted gone = event(3, FetchStatus.failed);
+    gone.setHttpStatus(410);
+    assertThat(decided(row(3, 0, false, null), gone, ServerRules.NO_JITTER).disabledReason())
+        .isEqualTo("gone");
+
+    Instant ceiling = NOW.minusSeconds(5).plus(Duration.ofHours(24));
+    FetchCompleted robots = event(3, FetchStatus.failed);
+    robots.setErrorKind("robots");
+    var refused = decided(row(3, 0, false, null), robots, ServerRules.NO_JITTER);
+    assertThat(refused.nextDue()).isEqualTo(ceiling);
+    assertThat(refused.disabledReason()).isNull();
+
+    FetchCompleted notFound = event(3, FetchStatus.failed);
+    notFound.setHttpStatus(404);
+    assertThat(decided(row(3, 1, false, null), notFound, ServerRules.NO_JITTER).nextDue())
+        .as("second 404: the cadence's backoff")
+        .isEqualTo(NOW.plus(Duration.ofHours(1)));
+    assertThat(decided(row(3, 2, false, null), notFound, ServerRules.NO_JITTER).nextDue())
+        .as("third 404 in a row")
+        .isEqualTo(ceiling);
+  }
+
+  @Test
+  void aRetryAfterInTheYear9999IsCappedAtADay() {
+    FetchCompleted event = event(3, FetchStatus.failed);
+    event.setHttpStatus(429);
+    event.setRetryAfter(Instant.parse("9999-12-31T23:59:59Z"));
+
+    var apply = decided(row(3, 0, false, null), event, ServerRules.NO_JITTER);
+
+    assertThat(apply.retryAfter()).isEqualTo(NOW.minusSeconds(5).plus(Duration.ofHours(24)));
+  }
+
+  @Test
+  void aRequestNotSentWhileItsHostCoolsDownIsDeferredWithoutAMiss() {
+    FetchCompleted event = event(3, FetchStatus.expired);
+    event.setErrorKind("host_cooling_down");
+    Instant end = NOW.plus(Duration.ofMinutes(40));
+    event.setRetryAfter(end);
+
+    var exact = decided(row(3, 1, false, null), event, ServerRules.NO_JITTER);
+    assertThat(exact.nextDue()).isEqualTo(end);
+    assertThat(exact.misses()).isOne();
+    assertThat(exact.status()).isEqualTo("expired");
+
+    var jittered = decided(row(3, 1, false, null), event, ServerRules.DEFAULTS);
+    assertThat(jittered.nextDue()).isBetween(end, end.plus(Duration.ofMinutes(4)));
+  }
+
+  private static ScheduleRow like(ScheduleRow r, String config, String movedTo, boolean creds) {
+    return new ScheduleRow(
+        r.id(),
+        r.tenantTier(),
+        r.category(),
+        r.enabled(),
+        config,
+        r.cursorJson(),
+        r.nextDueAt(),
+        r.leaseUntil(),
+        r.epoch(),
+        r.manualRequested(),
+        r.retryAfter(),
+        r.consecutiveMisses(),
+        r.consecutiveEmpty(),
+        r.windowFetches(),
+        r.avgSignalYield(),
+        r.dominantSignalType(),
+        r.typeCountsJson(),
+        r.medianDaysToEvent(),
+        r.publishIntervalAvgMs(),
+        r.recentPublishedAt(),
+        r.changeRate(),
+        r.statsUpdatedAt(),
+        r.claimedWindowEnd(),
+        r.url(),
+        creds,
+        movedTo,
+        r.hintsJson());
+  }
+
   private OutcomeRules.Apply applied(ScheduleRow row, FetchCompleted event) {
     return (OutcomeRules.Apply) OutcomeRules.decide(row, event, NOW, cadence);
   }
@@ -186,7 +342,11 @@ class OutcomeRulesTest {
         List.of(),
         null,
         null,
-        claimedWindowEnd);
+        claimedWindowEnd,
+        "https://feed.example/rss",
+        false,
+        null,
+        null);
   }
 
   private static ScheduleRow withLease(ScheduleRow r, Instant leaseUntil) {
@@ -213,6 +373,10 @@ class OutcomeRulesTest {
         r.recentPublishedAt(),
         r.changeRate(),
         r.statsUpdatedAt(),
-        r.claimedWindowEnd());
+        r.claimedWindowEnd(),
+        r.url(),
+        r.hasCredentials(),
+        r.movedTo(),
+        r.hintsJson());
   }
 }

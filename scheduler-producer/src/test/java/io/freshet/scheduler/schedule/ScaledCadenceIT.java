@@ -40,7 +40,10 @@ import org.springframework.test.context.TestPropertySource;
 @TestPropertySource(
     properties = {
       "freshet.scheduler.cadence-time.scale=60",
-      "freshet.scheduler.cadence-time.model-origin=2025-02-18T00:00:00Z"
+      "freshet.scheduler.cadence-time.model-origin=2025-02-18T00:00:00Z",
+      // exact intervals: the jitter is ServerRulesTest's and OutcomesIT's subject, not this one's
+      "freshet.scheduler.web.interval-jitter=0",
+      "freshet.scheduler.web.backoff-jitter=0"
     })
 @DirtiesContext
 class ScaledCadenceIT extends SchedulerItSupport {

@@ -40,6 +40,10 @@ class SnapshotMapperTest {
             List.of(published),
             0.7,
             Instant.now(),
+            null,
+            "https://feed.example/rss",
+            false,
+            null,
             null);
 
     var s = SnapshotMapper.snapshot(row);

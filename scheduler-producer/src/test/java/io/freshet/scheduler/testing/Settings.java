@@ -22,6 +22,7 @@ public final class Settings {
   private String defaultCadence;
   private Duration gaugeRefresh;
   private SchedulerProperties.CadenceTime cadenceTime;
+  private SchedulerProperties.Web web;
 
   private Settings(SchedulerProperties p) {
     claimingEnabled = false;
@@ -36,7 +37,20 @@ public final class Settings {
     defaultCadence = p.defaultCadence();
     gaugeRefresh = p.gaugeRefresh();
     cadenceTime = p.cadenceTime();
+    web = p.web();
   }
+
+  /** {@code freshet.scheduler.web.*} as application.yml sets them. */
+  public static final SchedulerProperties.Web WEB_DEFAULTS =
+      new SchedulerProperties.Web(
+          Duration.ofHours(24),
+          Duration.ofHours(24),
+          3,
+          0.02,
+          Duration.ofMinutes(2),
+          0.1,
+          Duration.ofMinutes(15),
+          Duration.ofMinutes(15));
 
   /** Starts from {@code base} with claiming off, one thread and a 10 s send timeout. */
   public static Settings from(SchedulerProperties base) {
@@ -58,7 +72,8 @@ public final class Settings {
             Duration.ofMinutes(10),
             "{\"mode\":\"adaptive\"}",
             Duration.ofSeconds(15),
-            new SchedulerProperties.CadenceTime(1, "", "")));
+            new SchedulerProperties.CadenceTime(1, "", ""),
+            WEB_DEFAULTS));
   }
 
   public Settings claiming(int threads, Duration tick) {
@@ -88,6 +103,12 @@ public final class Settings {
     return this;
   }
 
+  /** The server's rules ({@code freshet.scheduler.web.*}). */
+  public Settings web(SchedulerProperties.Web web) {
+    this.web = web;
+    return this;
+  }
+
   public Settings budgetPerHour(double budgetPerHour) {
     this.budgetPerHour = budgetPerHour;
     return this;
@@ -112,6 +133,7 @@ public final class Settings {
         budgetReplanInterval,
         defaultCadence,
         gaugeRefresh,
-        cadenceTime);
+        cadenceTime,
+        web);
   }
 }

@@ -6,6 +6,7 @@ import io.freshet.worker.budget.BudgetExceededException;
 import io.freshet.worker.connector.DocumentConnector;
 import io.freshet.worker.connector.QueryParameters;
 import io.freshet.worker.connector.ReadResult;
+import io.freshet.worker.connector.ServerHints;
 import io.freshet.worker.connector.SourceConnector;
 import io.freshet.worker.connector.SourceRequest;
 import io.freshet.worker.http.ErrorKind;
@@ -19,9 +20,11 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -111,6 +114,8 @@ public final class JsonApiConnector implements SourceConnector {
     String page = null;
     String syncToken = null;
     HttpResult last = null;
+    HttpResult first = null;
+    Set<String> followed = new HashSet<>();
     int limit = request.options().itemLimit();
     for (int n = 0; n < mapping.maxPages(); n++) {
       Map<String, String> query = new LinkedHashMap<>(position);
@@ -195,6 +200,7 @@ public final class JsonApiConnector implements SourceConnector {
             : partial(response, attempts, bytes, items, cursor, f.kind(), f.getMessage());
       }
       if (n == 0) {
+        first = response;
         if (response.etag() != null) {
           cursor.put(DocumentConnector.ETAG, response.etag());
         }
@@ -211,6 +217,18 @@ public final class JsonApiConnector implements SourceConnector {
       if (page == null || (limit > 0 && items.size() >= limit)) {
         break;
       }
+      if (!followed.add(page)) {
+        return partial(
+            response,
+            attempts,
+            bytes,
+            items,
+            cursor,
+            ErrorKind.PAGINATION,
+            "page "
+                + (n + 1)
+                + " gives a next-page cursor already followed in this fetch (a loop); stopped");
+      }
     }
     if (syncToken != null) {
       cursor.put(SYNC_TOKEN, syncToken);
@@ -225,7 +243,16 @@ public final class JsonApiConnector implements SourceConnector {
       cursor.put(SINCE, newest.toString());
     }
     return new ReadResult(
-        FetchStatus.ok, last.status(), attempts, bytes, items, cursor, null, null, null);
+        FetchStatus.ok,
+        last.status(),
+        attempts,
+        bytes,
+        items,
+        cursor,
+        null,
+        null,
+        null,
+        ServerHints.of(first));
   }
 
   private record Page(JsonNode root, List<RawItem> items) {}

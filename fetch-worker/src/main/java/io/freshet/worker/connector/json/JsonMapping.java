@@ -36,6 +36,9 @@ record JsonMapping(
     String pageParam,
     int maxPages) {
 
+  /** The most pages one fetch follows ({@code max_pages} may not be set higher). */
+  public static final int MAX_PAGES = 100;
+
   /**
    * Items mapped per page; later ones are not (far above any item limit: mapping them would only
    * make garbage).
@@ -67,9 +70,17 @@ record JsonMapping(
     }
     int maxPages;
     try {
-      maxPages = Integer.parseInt(config.getOrDefault("max_pages", "10"));
+      maxPages = Integer.parseInt(config.getOrDefault("max_pages", "10").trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("config.max_pages must be a whole number");
+      maxPages = 0;
+    }
+    if (maxPages < 1 || maxPages > MAX_PAGES) {
+      throw new IllegalArgumentException(
+          "config.max_pages must be a whole number from 1 to "
+              + MAX_PAGES
+              + ", was '"
+              + config.get("max_pages")
+              + "'");
     }
     JsonMapping m =
         new JsonMapping(
@@ -87,7 +98,7 @@ record JsonMapping(
             pointer(config, "sync_token_pointer", null),
             pointer(config, "next_page_pointer", null),
             config.getOrDefault("page_param", "cursor"),
-            Math.max(1, maxPages));
+            maxPages);
     if (mode == Mode.SYNC_TOKEN && m.syncTokenPointer() == null) {
       throw new IllegalArgumentException("config.sync_token_pointer is required with sync_token");
     }

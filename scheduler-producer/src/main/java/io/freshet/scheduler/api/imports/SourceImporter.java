@@ -7,6 +7,7 @@ import io.freshet.scheduler.api.sources.SourceRequest;
 import io.freshet.scheduler.api.support.RequestBinder;
 import io.freshet.scheduler.api.tenants.TenantLimits;
 import io.freshet.scheduler.api.tenants.TenantRequest;
+import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.source.NewSource;
 import io.freshet.scheduler.source.SourceRepository;
 import io.freshet.scheduler.source.TenantRepository;
@@ -42,6 +43,8 @@ class SourceImporter {
   private final TransactionTemplate tx;
   private final Clock clock;
 
+  private final java.time.Duration importSpread;
+
   SourceImporter(
       SourceCommands commands,
       SourceRepository sources,
@@ -49,7 +52,9 @@ class SourceImporter {
       TenantLimits limits,
       RequestBinder binder,
       TransactionTemplate tx,
-      Clock clock) {
+      Clock clock,
+      SchedulerProperties props) {
+    this.importSpread = props.web().importSpread();
     this.commands = commands;
     this.sources = sources;
     this.tenants = tenants;
@@ -136,7 +141,7 @@ class SourceImporter {
       }
     }
     limits.checkRoom(tenant, rows.size());
-    sources.insertAll(rows, clock.instant());
+    sources.insertAll(rows, clock.instant(), importSpread);
     return rows.stream().map(NewSource::id).toList();
   }
 

@@ -69,7 +69,67 @@ import tools.jackson.databind.JsonNode;
             context, "retention_days", "must be a whole number of days ≥ 1, was " + retention);
         valid = false;
       }
+      for (var choice : CHOICES.entrySet()) {
+        JsonNode value = config.get(choice.getKey());
+        if (value != null
+            && !value.isNull()
+            && !(value.isString() && choice.getValue().contains(value.asString()))) {
+          Violations.add(
+              context,
+              choice.getKey(),
+              "must be one of " + String.join(", ", choice.getValue()) + ", was " + value);
+          valid = false;
+        }
+      }
+      for (var range : WHOLE_NUMBERS.entrySet()) {
+        JsonNode value = config.get(range.getKey());
+        if (value != null && !value.isNull() && wholeNumber(value, range.getValue()) == null) {
+          Violations.add(
+              context,
+              range.getKey(),
+              "must be a whole number from "
+                  + range.getValue()[0]
+                  + " to "
+                  + range.getValue()[1]
+                  + ", was "
+                  + value);
+          valid = false;
+        }
+      }
       return valid;
     }
+
+    /** The value as a whole number within {@code [min, max]}, given as a number or as digits. */
+    private static Long wholeNumber(JsonNode value, long[] range) {
+      long n;
+      if (value.isIntegralNumber() && value.canConvertToLong()) {
+        n = value.longValue();
+      } else if (value.isString() && value.asString().trim().matches("-?\\d{1,12}")) {
+        n = Long.parseLong(value.asString().trim());
+      } else {
+        return null;
+      }
+      return n >= range[0] && n <= range[1] ? n : null;
+    }
   }
+
+  /**
+   * Options with a fixed set of values (the worker reads the connector's; the scheduler "hints").
+   */
+  java.util.Map<String, java.util.List<String>> CHOICES =
+      java.util.Map.of(
+          "hints", java.util.List.of("respect", "ignore"),
+          "robots", java.util.List.of("obey", "ignore"),
+          "emit", java.util.List.of("new", "all"));
+
+  /**
+   * Numeric connector options and their documented ranges (fetch-worker README, Connector options);
+   * the worker checks them again, as a request may come from anywhere.
+   */
+  java.util.Map<String, long[]> WHOLE_NUMBERS =
+      java.util.Map.of(
+          "max_pages", new long[] {1, 100},
+          "item_limit", new long[] {0, 10_000},
+          "window_days", new long[] {0, 3_650},
+          "window_ahead_days", new long[] {0, 3_650});
 }

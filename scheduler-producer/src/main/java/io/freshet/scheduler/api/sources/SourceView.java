@@ -33,6 +33,7 @@ public record SourceView(
     JsonNode cursor,
     ScheduleView schedule,
     StatsView stats,
+    ServerView server,
     @JsonProperty("created_at") Instant createdAt,
     @JsonProperty("updated_at") Instant updatedAt) {
 
@@ -42,6 +43,7 @@ public record SourceView(
    * @param lastFetchAt {@code cursor_json.last_fetch_at}: the last successful fetch (ADR 0006
    *     (docs/adr/0006-per-source-cadence-and-the-due-rule.md))
    * @param manualRequested a manual fetch was asked for and has not completed yet
+   * @param failing {@value SourceView#FAILING_AFTER} or more failed fetches in a row
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record ScheduleView(
@@ -55,7 +57,35 @@ public record SourceView(
       @JsonProperty("retry_after") Instant retryAfter,
       @JsonProperty("consecutive_misses") int consecutiveMisses,
       @JsonProperty("consecutive_empty") int consecutiveEmpty,
-      @JsonProperty("manual_requested") boolean manualRequested) {}
+      @JsonProperty("manual_requested") boolean manualRequested,
+      boolean failing) {}
+
+  /** Failed fetches in a row after which a source shows as failing. */
+  public static final int FAILING_AFTER = 3;
+
+  /**
+   * What the source's server last said of it, and what the scheduler made of it (docs/design.md,
+   * "The server's rules"). URLs are shown with secret-looking query values masked.
+   *
+   * @param hints the last fetch's freshness hints (max_age_seconds, ttl_minutes,
+   *     update_period_seconds, skip_hours, skip_days); null when it gave none
+   * @param hintsHoldUntil the next due time as the hints held it back; null when they did not
+   * @param movedTo a permanent redirect seen on the last fetch: the source moves there if the next
+   *     fetch is redirected there too
+   * @param selfUrl the document's own URL, when it is not the source's (reported, not followed)
+   * @param hubUrl the WebSub hub the document announces
+   * @param disabledReason why the scheduler disabled the source: {@code gone} (it answered 410)
+   * @param previousUrls the URLs the source had before permanent moves, oldest first
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record ServerView(
+      JsonNode hints,
+      @JsonProperty("hints_hold_until") Instant hintsHoldUntil,
+      @JsonProperty("moved_to") String movedTo,
+      @JsonProperty("self_url") String selfUrl,
+      @JsonProperty("hub_url") String hubUrl,
+      @JsonProperty("disabled_reason") String disabledReason,
+      @JsonProperty("previous_urls") JsonNode previousUrls) {}
 
   /** The source's latest {@code SourceStats}, as the stats-aggregator last reported them. */
   @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -96,7 +126,8 @@ public record SourceView(
             s.retryAfter(),
             s.consecutiveMisses(),
             s.consecutiveEmpty(),
-            s.manualRequested()),
+            s.manualRequested(),
+            s.consecutiveMisses() >= FAILING_AFTER),
         new StatsView(
             t.windowFetches(),
             t.avgSignalYield(),
@@ -106,8 +137,29 @@ public record SourceView(
             t.publishIntervalAvgMs(),
             t.changeRate(),
             t.statsUpdatedAt()),
+        server(row.web(), json),
         row.createdAt(),
         row.updatedAt());
+  }
+
+  private static ServerView server(SourceRow.Web w, Json json) {
+    JsonNode previous = w.previousUrlsJson() == null ? null : json.read(w.previousUrlsJson());
+    if (previous != null) {
+      for (JsonNode entry : previous) {
+        if (entry instanceof tools.jackson.databind.node.ObjectNode o) {
+          o.put("url", SecretRedactor.redactUrl(o.path("url").asString("")));
+          o.put("replaced_by", SecretRedactor.redactUrl(o.path("replaced_by").asString("")));
+        }
+      }
+    }
+    return new ServerView(
+        w.hintsJson() == null ? null : json.read(w.hintsJson()),
+        w.hintNotBefore(),
+        w.movedTo() == null ? null : SecretRedactor.redactUrl(w.movedTo()),
+        w.selfUrl() == null ? null : SecretRedactor.redactUrl(w.selfUrl()),
+        w.hubUrl() == null ? null : SecretRedactor.redactUrl(w.hubUrl()),
+        w.disabledReason(),
+        previous == null ? json.read("[]") : previous);
   }
 
   /** {@code cursor.last_fetch_at} as an instant; null when missing or not an ISO timestamp. */
