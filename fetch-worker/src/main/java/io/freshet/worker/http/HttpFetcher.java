@@ -260,37 +260,28 @@ public final class HttpFetcher implements AutoCloseable {
         }
         long declared = headersIn.firstValueAsLong("Content-Length").orElse(-1);
         String encoding = headersIn.firstValue("Content-Encoding").orElse(null);
+        byte[] body;
         if (keep >= 0) {
           // only a prefix counts: read no further than it when the body is not compressed
           boolean plain =
               encoding == null
                   || encoding.isBlank()
                   || encoding.trim().equalsIgnoreCase("identity");
-          byte[] raw = readBefore(in, deadline, uri, plain ? keep : -1);
-          byte[] body = BodyDecoder.decodePrefix(raw, encoding, keep);
-          return new Hop(
-              new HttpResult(
-                  status,
-                  uri,
-                  headersIn.firstValue("Content-Type").orElse(null),
-                  body,
-                  headersIn.firstValue("ETag").orElse(null),
-                  headersIn.firstValue("Last-Modified").orElse(null),
-                  attempt,
-                  body.length,
-                  retryAfter),
-              null);
+          body =
+              BodyDecoder.decodePrefix(
+                  readBefore(in, deadline, uri, plain ? keep : -1), encoding, keep);
+        } else {
+          if (declared > settings.maxBodyBytes()) {
+            throw new FetchFailure(
+                ErrorKind.TOO_LARGE,
+                "body of " + declared + " bytes exceeds " + settings.maxBodyBytes() + " bytes",
+                status,
+                attempt,
+                null);
+          }
+          byte[] raw = readBefore(in, deadline, uri, -1);
+          body = BodyDecoder.decode(raw, encoding, settings.maxDecompressedBytes());
         }
-        if (declared > settings.maxBodyBytes()) {
-          throw new FetchFailure(
-              ErrorKind.TOO_LARGE,
-              "body of " + declared + " bytes exceeds " + settings.maxBodyBytes() + " bytes",
-              status,
-              attempt,
-              null);
-        }
-        byte[] raw = readBefore(in, deadline, uri, -1);
-        byte[] body = BodyDecoder.decode(raw, encoding, settings.maxDecompressedBytes());
         return new Hop(
             new HttpResult(
                 status,
