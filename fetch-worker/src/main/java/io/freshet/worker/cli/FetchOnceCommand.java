@@ -9,6 +9,7 @@ import io.freshet.worker.config.FetchPath;
 import io.freshet.worker.config.WorkerProperties;
 import io.freshet.worker.fetch.FetchResult;
 import io.freshet.worker.fetch.FetchedItem;
+import io.freshet.worker.robots.RobotsDecision;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -157,7 +158,9 @@ public final class FetchOnceCommand implements Callable<Integer> {
       out.println(JSON.writeValueAsString(itemLine(item)));
     }
     FetchCompleted completed = result.completed();
-    out.println(JSON.writeValueAsString(outcomeLine(completed, result.content().size())));
+    ObjectNode outcome = outcomeLine(completed, result.content().size());
+    robotsField(outcome, result.robots());
+    out.println(JSON.writeValueAsString(outcome));
     out.flush();
     if (completed.getStatus() == FetchStatus.failed
         || completed.getStatus() == FetchStatus.expired) {
@@ -204,6 +207,19 @@ public final class FetchOnceCommand implements Callable<Integer> {
           .forEach(e -> cursor.put(e.getKey(), e.getValue()));
     }
     return line;
+  }
+
+  // what robots.txt decided: allowed, disallowed, unreachable_disallowed, waived or not_applied,
+  // the robots.txt asked and why; null when the fetch ended before robots.txt was consulted
+  private static void robotsField(ObjectNode line, RobotsDecision decision) {
+    if (decision == null) {
+      line.putNull("robots");
+      return;
+    }
+    ObjectNode robots = line.putObject("robots");
+    robots.put("decision", decision.verdict().code());
+    robots.put("robots_url", decision.robotsUrl());
+    robots.put("reason", decision.reason());
   }
 
   private static String iso(Instant t) {

@@ -19,6 +19,8 @@ import io.freshet.worker.http.Sleeper;
 import io.freshet.worker.http.SsrfGuard;
 import io.freshet.worker.politeness.HostPoliteness;
 import io.freshet.worker.politeness.PolitenessSettings;
+import io.freshet.worker.robots.RobotsGuard;
+import io.freshet.worker.robots.RobotsSettings;
 import io.freshet.worker.signal.RuleSignalClassifier;
 import io.freshet.worker.signal.SignalRules;
 import java.time.Clock;
@@ -30,7 +32,11 @@ import java.util.List;
  * same classes either way.
  */
 public record FetchPath(
-    HostPoliteness politeness, HttpFetcher http, ParsePool parsing, SourceFetcher fetcher)
+    HostPoliteness politeness,
+    HttpFetcher http,
+    RobotsGuard robots,
+    ParsePool parsing,
+    SourceFetcher fetcher)
     implements AutoCloseable {
 
   public static FetchPath create(WorkerProperties props, Clock clock) {
@@ -81,6 +87,22 @@ public record FetchPath(
             politeness,
             clock,
             sleeper);
+    var r = props.robots();
+    var robots =
+        new RobotsGuard(
+            new RobotsSettings(
+                RobotsSettings.connectors(r.connectors()),
+                r.cacheTtl(),
+                r.unreachableTtl(),
+                r.maxBytes(),
+                r.maxHosts(),
+                r.maxCrawlDelay(),
+                r.productToken().isBlank()
+                    ? RobotsSettings.productTokenOf(h.userAgent())
+                    : r.productToken().trim().toLowerCase(java.util.Locale.ROOT)),
+            http,
+            politeness,
+            clock);
     var s = props.signals();
     var i = props.items();
     String key = props.worker().credentialsKey();
@@ -101,8 +123,9 @@ public record FetchPath(
                 i.itemLimit(), days(i.windowDays()), days(i.windowAheadDays()), i.emitAll()),
             i.bodyCapChars(),
             parsing,
+            robots,
             clock);
-    return new FetchPath(politeness, http, parsing, fetcher);
+    return new FetchPath(politeness, http, robots, parsing, fetcher);
   }
 
   /** Every connector this worker has. */

@@ -22,6 +22,7 @@ import org.springframework.validation.annotation.Validated;
  * @param items item limits, windows and body cap
  * @param signals keyword rules of the default classifier
  * @param budget what one fetch's parsing may spend
+ * @param robots which sources obey robots.txt, and how it is kept
  */
 @Validated
 @ConfigurationProperties("freshet")
@@ -31,7 +32,8 @@ public record WorkerProperties(
     @Valid @DefaultValue Politeness politeness,
     @Valid @DefaultValue Items items,
     @Valid @DefaultValue Signals signals,
-    @Valid @DefaultValue Budget budget) {
+    @Valid @DefaultValue Budget budget,
+    @Valid @DefaultValue Robots robots) {
 
   /**
    * @param consumers consumer threads of this instance, each with its own partitions and Kafka
@@ -196,4 +198,32 @@ public record WorkerProperties(
       @Min(1048576) @DefaultValue("1073741824") long allocatedBytes,
       @NotNull @DefaultValue("20s") Duration wall,
       @Min(0) @DefaultValue("0") int parseThreads) {}
+
+  /**
+   * robots.txt (RFC 9309): which sources obey it and how each host's is kept. A source's option
+   * {@code robots} ({@code obey} | {@code ignore}) overrides its connector's default.
+   *
+   * @param connectors connectors whose sources obey robots.txt by default (feeds, calendars and
+   *     APIs are meant to be polled: html only); empty = none
+   * @param cacheTtl how long a host's robots.txt (or its absence, a 4xx) is kept (RFC 9309: at most
+   *     24 h)
+   * @param unreachableTtl how long a robots.txt that could not be read (5xx, 429, no connection,
+   *     timeout) counts as disallowing everything before it is asked again
+   * @param maxBytes robots.txt bytes read; the rest is ignored (500 KiB, as Google; RFC 9309 asks
+   *     for at least that)
+   * @param maxHosts hosts (scheme, host, port) whose robots.txt is kept; past it the soonest to
+   *     expire are dropped
+   * @param maxCrawlDelay cap on the {@code Crawl-delay} taken into the host's politeness delay (it
+   *     only ever raises {@code politeness.min-delay}); 0 = ignore Crawl-delay
+   * @param productToken product token matched against {@code User-agent} lines; empty = the leading
+   *     word of {@code http.user-agent}, lower case ({@code freshet})
+   */
+  public record Robots(
+      @NotNull @DefaultValue("html") List<String> connectors,
+      @NotNull @DefaultValue("24h") Duration cacheTtl,
+      @NotNull @DefaultValue("1h") Duration unreachableTtl,
+      @Min(1) @DefaultValue("512000") int maxBytes,
+      @Min(1) @DefaultValue("10000") int maxHosts,
+      @NotNull @DefaultValue("60s") Duration maxCrawlDelay,
+      @DefaultValue("") String productToken) {}
 }

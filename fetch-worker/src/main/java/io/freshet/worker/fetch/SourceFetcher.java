@@ -20,6 +20,8 @@ import io.freshet.worker.items.ContentHasher;
 import io.freshet.worker.items.ItemIdentity;
 import io.freshet.worker.items.RawItem;
 import io.freshet.worker.items.SeenDigest;
+import io.freshet.worker.robots.RobotsDecision;
+import io.freshet.worker.robots.RobotsGuard;
 import io.freshet.worker.signal.Signal;
 import io.freshet.worker.signal.SignalClassifier;
 import java.net.URI;
@@ -37,11 +39,13 @@ import java.util.Set;
 
 /**
  * Answers one {@code FetchRequested}: the same code path for the Kafka listener and the fetch-once
- * CLI. An expired request is not fetched; otherwise the request's connector reads the source
- * through the shared {@link HttpFetcher}, the items are windowed, limited, identified, hashed,
- * classified and compared with the cursor's {@link SeenDigest}; only new or changed items become
- * {@code ContentFetched} (all with {@code emit: all}), and one {@code FetchCompleted} closes the
- * fetch. Never throws for a source's fault; see {@link UnusableRequestException}.
+ * CLI. An expired request is not fetched; a source robots.txt disallows ends {@code failed} with
+ * {@code robots} before its URL is requested ({@link RobotsGuard}); otherwise the request's
+ * connector reads the source through the shared {@link HttpFetcher}, the items are windowed,
+ * limited, identified, hashed, classified and compared with the cursor's {@link SeenDigest}; only
+ * new or changed items become {@code ContentFetched} (all with {@code emit: all}), and one {@code
+ * FetchCompleted} closes the fetch. Never throws for a source's fault; see {@link
+ * UnusableRequestException}.
  */
 public final class SourceFetcher {
 
@@ -57,8 +61,10 @@ public final class SourceFetcher {
   private final ConnectorOptions defaults;
   private final int bodyCap;
   private final ParsePool parsing;
+  private final RobotsGuard robots;
   private final Clock clock;
 
+  /** A fetcher that never consults robots.txt (tests of the other steps). */
   public SourceFetcher(
       List<SourceConnector> connectors,
       HttpFetcher http,
@@ -68,6 +74,22 @@ public final class SourceFetcher {
       int bodyCap,
       ParsePool parsing,
       Clock clock) {
+    this(connectors, http, classifier, credentials, defaults, bodyCap, parsing, null, clock);
+  }
+
+  /**
+   * @param robots consulted before a source's URL is requested; null never to consult robots.txt
+   */
+  public SourceFetcher(
+      List<SourceConnector> connectors,
+      HttpFetcher http,
+      SignalClassifier classifier,
+      CredentialsOpener credentials,
+      ConnectorOptions defaults,
+      int bodyCap,
+      ParsePool parsing,
+      RobotsGuard robots,
+      Clock clock) {
     this.connectors = new EnumMap<>(Connector.class);
     connectors.forEach(c -> this.connectors.put(c.type(), c));
     this.http = http;
@@ -76,6 +98,7 @@ public final class SourceFetcher {
     this.defaults = defaults;
     this.bodyCap = bodyCap;
     this.parsing = parsing;
+    this.robots = robots;
     this.clock = clock;
   }
 
@@ -111,11 +134,32 @@ public final class SourceFetcher {
     } catch (FetchFailure f) {
       return failed(request, started, f);
     }
+    RobotsDecision decision = null;
+    if (robots != null) {
+      try {
+        decision =
+            robots.check(
+                request.getConnector(),
+                request.getConfig(),
+                sourceRequest.url(),
+                request.getNotAfter());
+      } catch (FetchFailure f) {
+        return failed(request, started, f);
+      }
+      if (!decision.permits()) {
+        // no request to the source's URL: the robots request alone was made
+        return failed(
+                request,
+                started,
+                new FetchFailure(ErrorKind.ROBOTS, decision.reason(), null, 0, null))
+            .withRobots(decision);
+      }
+    }
     ReadResult read = connector.read(sourceRequest, http);
     if (read.status() != FetchStatus.ok && read.status() != FetchStatus.partial) {
-      return completion(request, started, read, List.of(), null);
+      return completion(request, started, read, List.of(), null).withRobots(decision);
     }
-    return withItems(request, started, sourceRequest.options(), read);
+    return withItems(request, started, sourceRequest.options(), read).withRobots(decision);
   }
 
   private FetchResult withItems(
@@ -290,6 +334,7 @@ public final class SourceFetcher {
     ConnectorOptions options;
     try {
       options = ConnectorOptions.from(request.getConfig(), defaults);
+      RobotsGuard.choice(request.getConfig());
     } catch (IllegalArgumentException e) {
       throw new FetchFailure(ErrorKind.CONFIG, e.getMessage());
     }

@@ -39,6 +39,55 @@ public final class BodyDecoder {
   }
 
   /**
+   * Reads at most {@code keep} bytes and ignores the rest (the stream is left unread past them):
+   * for a document of which only a prefix counts, such as robots.txt.
+   */
+  public static byte[] readPrefix(InputStream in, long keep) throws IOException {
+    var out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[16 * 1024];
+    long left = keep;
+    int n;
+    while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0) {
+      out.write(buffer, 0, n);
+      left -= n;
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * As {@link #decode(byte[], String, long)}, but what lies past {@code keep} decoded bytes is
+   * dropped instead of failing the fetch.
+   *
+   * @throws FetchFailure {@code parse} for a corrupt stream or an unknown encoding
+   */
+  public static byte[] decodePrefix(byte[] raw, String contentEncoding, long keep)
+      throws FetchFailure {
+    String encoding =
+        contentEncoding == null ? "" : contentEncoding.trim().toLowerCase(Locale.ROOT);
+    try {
+      return switch (encoding) {
+        case "", "identity" -> raw.length <= keep ? raw : java.util.Arrays.copyOf(raw, (int) keep);
+        case "gzip", "x-gzip" ->
+            readPrefix(new GZIPInputStream(new ByteArrayInputStream(raw)), keep);
+        case "deflate" -> {
+          try {
+            yield readPrefix(
+                new InflaterInputStream(new ByteArrayInputStream(raw), new Inflater(false)), keep);
+          } catch (java.util.zip.ZipException notZlib) {
+            yield readPrefix(
+                new InflaterInputStream(new ByteArrayInputStream(raw), new Inflater(true)), keep);
+          }
+        }
+        default ->
+            throw new FetchFailure(
+                ErrorKind.PARSE, "unsupported Content-Encoding '" + contentEncoding + "'");
+      };
+    } catch (IOException e) {
+      throw new FetchFailure(ErrorKind.PARSE, "corrupt " + encoding + " body: " + e.getMessage());
+    }
+  }
+
+  /**
    * Undoes the {@code Content-Encoding} (gzip, x-gzip, deflate; identity or none returns the
    * input).
    *

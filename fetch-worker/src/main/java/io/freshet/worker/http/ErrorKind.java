@@ -49,6 +49,12 @@ public enum ErrorKind {
   CONFIG,
   /** The source's credentials could not be opened (no key, another key, malformed). */
   CREDENTIALS,
+  /**
+   * The host's robots.txt disallows the source's URL for the worker's user-agent, or could not be
+   * read (5xx, unreachable) and so is taken as disallowing everything for a while (RFC 9309). No
+   * request was made to the source's URL; the message names the robots.txt and the rule.
+   */
+  ROBOTS,
   /** The worker was stopped during the fetch. */
   INTERRUPTED,
   /**

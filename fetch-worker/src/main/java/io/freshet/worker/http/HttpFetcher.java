@@ -98,13 +98,35 @@ public final class HttpFetcher implements AutoCloseable {
   public HttpResult get(
       URI url, Map<String, String> headers, Conditional conditional, Instant notAfter)
       throws FetchFailure, InterruptedException {
+    return get(url, headers, conditional, notAfter, -1);
+  }
+
+  /**
+   * As {@link #get(URI, Map, Conditional, Instant)} without headers or validators, keeping only the
+   * first {@code keep} bytes of the (decoded) body and ignoring the rest instead of failing with
+   * {@code too_large}: for robots.txt, of which only a prefix counts. The wire cap still holds for
+   * a compressed body.
+   */
+  public HttpResult getPrefix(URI url, Instant notAfter, long keep)
+      throws FetchFailure, InterruptedException {
+    if (keep < 0) {
+      throw new IllegalArgumentException("keep must be >= 0");
+    }
+    return get(url, Map.of(), Conditional.NONE, notAfter, keep);
+  }
+
+  // keep < 0: the whole body under the caps, else only its first keep bytes
+  private HttpResult get(
+      URI url, Map<String, String> headers, Conditional conditional, Instant notAfter, long keep)
+      throws FetchFailure, InterruptedException {
     int attempts = 0;
     while (true) {
       attempts++;
       HttpResult result;
       try {
         result =
-            followRedirects(url, headers, conditional, attempts, attempts == 1 ? notAfter : null);
+            followRedirects(
+                url, headers, conditional, attempts, attempts == 1 ? notAfter : null, keep);
       } catch (FetchFailure f) {
         throw f.kind() == ErrorKind.EXPIRED ? f : f.withAttempts(attempts);
       }
@@ -146,7 +168,8 @@ public final class HttpFetcher implements AutoCloseable {
       Map<String, String> headers,
       Conditional conditional,
       int attempt,
-      Instant notAfter)
+      Instant notAfter,
+      long keep)
       throws FetchFailure, InterruptedException {
     URI uri = start;
     Set<URI> visited = new HashSet<>();
@@ -157,7 +180,7 @@ public final class HttpFetcher implements AutoCloseable {
         throw new FetchFailure(
             ErrorKind.TOO_MANY_REDIRECTS, "redirect loop at " + SafeUrls.describe(uri));
       }
-      Hop reply = once(uri, headers, conditional, attempt, hop == 0 ? notAfter : null);
+      Hop reply = once(uri, headers, conditional, attempt, hop == 0 ? notAfter : null, keep);
       HttpResult answer = reply.result();
       String location = reply.location();
       if (location == null) {
@@ -185,7 +208,12 @@ public final class HttpFetcher implements AutoCloseable {
   private record Hop(HttpResult result, String location) {}
 
   private Hop once(
-      URI uri, Map<String, String> headers, Conditional conditional, int attempt, Instant notAfter)
+      URI uri,
+      Map<String, String> headers,
+      Conditional conditional,
+      int attempt,
+      Instant notAfter,
+      long keep)
       throws FetchFailure, InterruptedException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
@@ -231,20 +259,29 @@ public final class HttpFetcher implements AutoCloseable {
               headersIn.firstValue("Location").orElse(null));
         }
         long declared = headersIn.firstValueAsLong("Content-Length").orElse(-1);
-        if (declared > settings.maxBodyBytes()) {
-          throw new FetchFailure(
-              ErrorKind.TOO_LARGE,
-              "body of " + declared + " bytes exceeds " + settings.maxBodyBytes() + " bytes",
-              status,
-              attempt,
-              null);
+        String encoding = headersIn.firstValue("Content-Encoding").orElse(null);
+        byte[] body;
+        if (keep >= 0) {
+          // only a prefix counts: read no further than it when the body is not compressed
+          boolean plain =
+              encoding == null
+                  || encoding.isBlank()
+                  || encoding.trim().equalsIgnoreCase("identity");
+          body =
+              BodyDecoder.decodePrefix(
+                  readBefore(in, deadline, uri, plain ? keep : -1), encoding, keep);
+        } else {
+          if (declared > settings.maxBodyBytes()) {
+            throw new FetchFailure(
+                ErrorKind.TOO_LARGE,
+                "body of " + declared + " bytes exceeds " + settings.maxBodyBytes() + " bytes",
+                status,
+                attempt,
+                null);
+          }
+          byte[] raw = readBefore(in, deadline, uri, -1);
+          body = BodyDecoder.decode(raw, encoding, settings.maxDecompressedBytes());
         }
-        byte[] raw = readBefore(in, deadline, uri);
-        byte[] body =
-            BodyDecoder.decode(
-                raw,
-                headersIn.firstValue("Content-Encoding").orElse(null),
-                settings.maxDecompressedBytes());
         return new Hop(
             new HttpResult(
                 status,
@@ -290,7 +327,8 @@ public final class HttpFetcher implements AutoCloseable {
 
   // The JDK's request timeout ends at the response headers; the body must arrive before the same
   // deadline, so the stream is closed under a slow reader when it passes.
-  private byte[] readBefore(InputStream in, long deadlineNanos, URI uri)
+  // keep >= 0: only the first keep bytes are read, the rest ignored
+  private byte[] readBefore(InputStream in, long deadlineNanos, URI uri, long keep)
       throws IOException, FetchFailure {
     long remaining = deadlineNanos - System.nanoTime();
     var timedOut = new java.util.concurrent.atomic.AtomicBoolean();
@@ -307,7 +345,9 @@ public final class HttpFetcher implements AutoCloseable {
             Math.max(0, remaining),
             TimeUnit.NANOSECONDS);
     try {
-      return BodyDecoder.readCapped(in, settings.maxBodyBytes(), "body");
+      return keep >= 0
+          ? BodyDecoder.readPrefix(in, keep)
+          : BodyDecoder.readCapped(in, settings.maxBodyBytes(), "body");
     } catch (IOException e) {
       if (timedOut.get()) {
         throw new FetchFailure(

@@ -39,4 +39,12 @@ public interface Politeness {
 
   /** A successful answer from {@code host}. */
   void answered(String host);
+
+  /**
+   * The host's own request for spacing (robots.txt {@code Crawl-delay}): from now on requests to
+   * {@code host} start at least {@code delay} apart, or the configured delay when that is longer —
+   * it never lowers the configured one. A later call replaces the host's delay ({@link
+   * Duration#ZERO} drops it).
+   */
+  default void crawlDelay(String host, Duration delay) {}
 }

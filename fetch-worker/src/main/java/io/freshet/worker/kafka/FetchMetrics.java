@@ -6,6 +6,8 @@ import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.ItemDigest;
 import io.freshet.schemas.avro.ItemNovelty;
 import io.freshet.worker.config.FetchPath;
+import io.freshet.worker.robots.RobotsDecision;
+import io.freshet.worker.robots.RobotsGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -21,8 +23,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The worker's meters: fetches by status and connector, their duration, bytes, items by novelty,
- * retries, host cool-downs, fetches in flight (dead letters are the service kit's {@code
- * freshet.dead.letters}).
+ * retries, host cool-downs, fetches in flight, robots.txt decisions and requests (dead letters are
+ * the service kit's {@code freshet.dead.letters}).
  */
 @Component
 class FetchMetrics {
@@ -58,6 +60,22 @@ class FetchMetrics {
         .register(meters);
     Gauge.builder("freshet.worker.hosts.cooling.down", path.politeness(), p -> p.hostsCoolingDown())
         .description("Hosts in a cool-down now")
+        .register(meters);
+    for (RobotsDecision.Verdict verdict : RobotsDecision.Verdict.values()) {
+      FunctionCounter.builder("freshet.worker.robots", path.robots(), r -> r.decisionCount(verdict))
+          .tag("decision", verdict.code())
+          .description("robots.txt decisions before a fetch")
+          .register(meters);
+    }
+    for (RobotsGuard.Outcome outcome : RobotsGuard.Outcome.values()) {
+      FunctionCounter.builder(
+              "freshet.worker.robots.fetches", path.robots(), r -> r.fetchCount(outcome))
+          .tag("outcome", outcome.code())
+          .description("robots.txt requests by outcome")
+          .register(meters);
+    }
+    Gauge.builder("freshet.worker.robots.hosts", path.robots(), r -> r.cachedHosts())
+        .description("Hosts whose robots.txt this instance keeps")
         .register(meters);
   }
 

@@ -93,7 +93,7 @@ public final class HostPoliteness implements Politeness {
     String key = key(host);
     forgetIdleHosts();
     HostState state = hosts.computeIfAbsent(key, h -> new HostState(settings.maxConcurrent()));
-    Duration minDelay = settings.minDelayFor(key);
+    Duration minDelay = state.minDelay(settings.minDelayFor(key));
     state.slots.acquire();
     try {
       Instant start;
@@ -190,6 +190,29 @@ public final class HostPoliteness implements Politeness {
     }
   }
 
+  /**
+   * Raises {@code host}'s spacing to its robots.txt {@code Crawl-delay} (callers cap it): requests
+   * then start at least {@code delay} apart, or the configured delay when that is longer. A later
+   * call replaces it. Kept with the host's other state: a host forgotten while idle (no wait
+   * pending) gets it again from the next robots check.
+   */
+  @Override
+  public void crawlDelay(String host, Duration delay) {
+    String key = key(host);
+    HostState state = hosts.computeIfAbsent(key, h -> new HostState(settings.maxConcurrent()));
+    synchronized (state) {
+      state.crawlDelay = delay == null || delay.isNegative() ? Duration.ZERO : delay;
+    }
+  }
+
+  /** The least time between two starts at {@code host} now: configured or Crawl-delay (tests). */
+  public Duration minDelayFor(String host) {
+    String key = key(host);
+    HostState state = hosts.get(key);
+    Duration configured = settings.minDelayFor(key);
+    return state == null ? configured : state.minDelay(configured);
+  }
+
   /** Cool-downs started since this instance began (a metric). */
   public long coolDownCount() {
     return coolDowns.get();
@@ -214,10 +237,15 @@ public final class HostPoliteness implements Politeness {
     Instant nextStart = Instant.EPOCH;
     Instant lastStart = Instant.EPOCH;
     Instant coolDownUntil = Instant.EPOCH;
+    Duration crawlDelay = Duration.ZERO;
     int consecutive;
 
     HostState(int maxConcurrent) {
       this.slots = new Semaphore(maxConcurrent, true);
+    }
+
+    synchronized Duration minDelay(Duration configured) {
+      return crawlDelay.compareTo(configured) > 0 ? crawlDelay : configured;
     }
 
     synchronized boolean coolingDownAt(Instant now) {

@@ -24,6 +24,8 @@ class FetchOnceCommandTest {
     server = FeedServer.start();
     server.serve("/feed", "application/rss+xml", Requests.rss("a", "b", "c"), "\"v7\"");
     server.failWith("/missing", 404, null);
+    server.serve("/robots.txt", "text/plain", "User-agent: *\nDisallow: /private\n", null);
+    server.serve("/private/page", "text/html", "<html><body><main>hi</main></body></html>", null);
   }
 
   @AfterAll
@@ -111,6 +113,28 @@ class FetchOnceCommandTest {
     Run missing = run("--connector", "feed", server.url("/missing"), "--allow-loopback");
     assertThat(missing.code()).isEqualTo(2);
     assertThat(missing.err()).contains("http_4xx").contains("HTTP 404");
+  }
+
+  @Test
+  void theOutcomeSaysWhatRobotsTxtDecidedAndWhy() {
+    Run disallowed = run("--connector", "html", server.url("/private/page"), "--allow-loopback");
+    assertThat(disallowed.code()).isEqualTo(2);
+    assertThat(disallowed.err()).contains("robots").contains("Disallow: /private");
+    JsonNode outcome = disallowed.lines().getLast();
+    assertThat(outcome.get("error_kind").asString()).isEqualTo("robots");
+    JsonNode robots = outcome.get("robots");
+    assertThat(robots.get("decision").asString()).isEqualTo("disallowed");
+    assertThat(robots.get("robots_url").asString()).isEqualTo(server.url("/robots.txt"));
+    assertThat(robots.get("reason").asString()).contains("disallows /private/page");
+    assertThat(server.requests("/private/page")).isEmpty();
+
+    JsonNode feed =
+        run("--connector", "feed", server.url("/feed"), "--allow-loopback")
+            .lines()
+            .getLast()
+            .get("robots");
+    assertThat(feed.get("decision").asString()).isEqualTo("not_applied");
+    assertThat(feed.get("reason").asString()).contains("\"robots\": \"obey\"");
   }
 
   @Test

@@ -298,6 +298,36 @@ class HttpFetcherTest {
   }
 
   @Test
+  void aPrefixReadKeepsTheFirstBytesOfAPlainOrCompressedBodyAndIgnoresTheRest() throws Exception {
+    // larger than the 256 KiB decompression cap (Jetty gzips it): no error when a prefix counts
+    String big = "a".repeat(100) + "b".repeat(300_000);
+    server.serve("/big.txt", "text/plain", big, null);
+    HttpResult plain = http.getPrefix(URI.create(server.url("/big.txt")), null, 150);
+    assertThat(new String(plain.body(), StandardCharsets.US_ASCII))
+        .isEqualTo("a".repeat(100) + "b".repeat(50));
+    assertThat(plain.bytes()).isEqualTo(150);
+
+    byte[] bomb = gzip("0".repeat(50 * 1024 * 1024));
+    server.stub(
+        get(urlPathEqualTo("/bomb.txt"))
+            .willReturn(
+                aResponse().withStatus(200).withHeader("Content-Encoding", "gzip").withBody(bomb)));
+    HttpResult inflated = http.getPrefix(URI.create(server.url("/bomb.txt")), null, 1000);
+    assertThat(inflated.body()).hasSize(1000);
+    // the ordinary read of the same URL still fails at the cap
+    assertThat(failure("/big.txt").kind()).isEqualTo(ErrorKind.TOO_LARGE);
+  }
+
+  @Test
+  void aPrefixIsReadWithoutReadingFurther() throws Exception {
+    var in = new java.io.ByteArrayInputStream(new byte[1_000_000]);
+    assertThat(BodyDecoder.readPrefix(in, 20_000)).hasSize(20_000);
+    assertThat(in.available()).isEqualTo(980_000);
+    assertThat(BodyDecoder.decodePrefix(new byte[500], null, 100)).hasSize(100);
+    assertThat(BodyDecoder.decodePrefix(new byte[50], "identity", 100)).hasSize(50);
+  }
+
+  @Test
   void aResponseSlowerThanTheTotalTimeoutFailsAsTimeout() {
     server.stub(
         get(urlPathEqualTo("/slow"))

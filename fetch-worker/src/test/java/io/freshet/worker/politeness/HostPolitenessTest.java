@@ -41,6 +41,27 @@ class HostPolitenessTest {
   }
 
   @Test
+  void aCrawlDelayRaisesOneHostsSpacingNeverBelowTheConfiguredOneAndCanBeReplaced()
+      throws Exception {
+    politeness.crawlDelay("Pages.Example", Duration.ofSeconds(5));
+    politeness.acquire("pages.example").close();
+    Instant first = time.instant();
+    politeness.acquire("pages.example").close();
+    assertThat(Duration.between(first, time.instant())).isEqualTo(Duration.ofSeconds(5));
+    // another host keeps the configured 1 s
+    politeness.acquire("other.example").close();
+    Instant other = time.instant();
+    politeness.acquire("other.example").close();
+    assertThat(Duration.between(other, time.instant())).isEqualTo(Duration.ofSeconds(1));
+
+    // a Crawl-delay shorter than the configured delay does not lower it
+    politeness.crawlDelay("pages.example", Duration.ofMillis(200));
+    assertThat(politeness.minDelayFor("pages.example")).isEqualTo(Duration.ofSeconds(1));
+    politeness.crawlDelay("pages.example", Duration.ZERO);
+    assertThat(politeness.minDelayFor("pages.example")).isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
   void anotherHostIsNotDelayedByABusyOne() throws Exception {
     for (int i = 0; i < 3; i++) {
       politeness.acquire("busy.example").close();
