@@ -28,6 +28,8 @@ import io.freshet.worker.http.HttpSettings;
 import io.freshet.worker.http.SsrfGuard;
 import io.freshet.worker.politeness.HostPoliteness;
 import io.freshet.worker.politeness.PolitenessSettings;
+import io.freshet.worker.robots.RobotsGuard;
+import io.freshet.worker.robots.RobotsSettings;
 import io.freshet.worker.signal.RuleSignalClassifier;
 import io.freshet.worker.signal.SignalRules;
 import java.io.IOException;
@@ -68,6 +70,7 @@ class WellBehavedClientTest {
 
   private final SimClock clock = new SimClock(START);
   private final List<Hit> hits = new ArrayList<>();
+  private final List<Instant> robotsRequests = new ArrayList<>();
   private HttpServer server;
   private HttpFetcher http;
 
@@ -164,6 +167,10 @@ class WellBehavedClientTest {
         .allMatch(h -> h.path().equals("/feed-b"));
     assertThat(row.url).isEqualTo(base + "/feed-b");
 
+    // robots.txt (the source asks for it to be obeyed): once per host per cache period (24 h).
+    System.out.printf("  robots.txt requested at %s%n", robotsRequests);
+    assertThat(robotsRequests).hasSize(1);
+
     // Nothing after a 410.
     Instant gone =
         log.stream().map(Hit::at).filter(t -> !t.isBefore(GONE_FROM)).findFirst().orElseThrow();
@@ -177,6 +184,13 @@ class WellBehavedClientTest {
   private void answer(HttpExchange exchange) throws IOException {
     Instant now = clock.instant();
     String path = exchange.getRequestURI().getPath();
+    if (path.equals("/robots.txt")) {
+      synchronized (robotsRequests) {
+        robotsRequests.add(now);
+      }
+      send(exchange, 200, "User-agent: *\nDisallow: /private/\n");
+      return;
+    }
     String ifNoneMatch = exchange.getRequestHeaders().getFirst("If-None-Match");
     synchronized (hits) {
       hits.add(new Hit(now, path, ifNoneMatch));
@@ -257,6 +271,7 @@ class WellBehavedClientTest {
             politeness,
             clock,
             clock::advance);
+    var robots = new RobotsGuard(RobotsSettings.defaults("freshet-test"), http, politeness, clock);
     return new SourceFetcher(
         FetchPath.connectors(),
         http,
@@ -266,6 +281,7 @@ class WellBehavedClientTest {
         new ConnectorOptions(50, Duration.ofDays(30), Duration.ofDays(60), false),
         10_000,
         new ParsePool(1, new BudgetLimits(Duration.ofSeconds(5), 1L << 30, Duration.ofSeconds(20))),
+        robots,
         clock);
   }
 
@@ -279,7 +295,8 @@ class WellBehavedClientTest {
   /** The source's row as the scheduler keeps it, applied as {@code ScheduleRepository} does. */
   private static final class Row {
     final UUID id = UUID.fromString("6f1d4c3e-0000-4000-8000-000000000001");
-    final String config = "{\"cadence\":{\"mode\":\"interval\",\"every_minutes\":15}}";
+    final String config =
+        "{\"cadence\":{\"mode\":\"interval\",\"every_minutes\":15},\"robots\":\"obey\"}";
     String url;
     String cursorJson = "{}";
     long epoch;
