@@ -5,6 +5,7 @@ import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.schemas.avro.ServerHints;
 import io.freshet.worker.config.FetchPath;
 import io.freshet.worker.config.WorkerProperties;
 import io.freshet.worker.fetch.FetchResult;
@@ -15,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -144,7 +146,8 @@ public final class FetchOnceCommand implements Callable<Integer> {
             .setNotAfter(now.plus(Duration.ofDays(1)))
             .build();
     FetchResult result;
-    try (FetchPath path = FetchPath.create(props, clock)) {
+    List<String> recovered = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (FetchPath path = FetchPath.create(props, clock, recovered::addAll)) {
       result = path.fetcher().fetch(request, allItems);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -160,6 +163,7 @@ public final class FetchOnceCommand implements Callable<Integer> {
     FetchCompleted completed = result.completed();
     ObjectNode outcome = outcomeLine(completed, result.content().size());
     robotsField(outcome, result.robots());
+    serverFields(outcome, completed, recovered);
     out.println(JSON.writeValueAsString(outcome));
     out.flush();
     if (completed.getStatus() == FetchStatus.failed
@@ -207,6 +211,39 @@ public final class FetchOnceCommand implements Callable<Integer> {
           .forEach(e -> cursor.put(e.getKey(), e.getValue()));
     }
     return line;
+  }
+
+  /**
+   * What the server said, as the scheduler will read it: the freshness hints and the earliest next
+   * fetch they allow (the scheduler caps each hint at a day, skips the skipped hours and days, and
+   * its cadence may wait longer), the move it would record after a second such fetch, the feed's
+   * own and hub URLs, and the repairs a lenient parse needed.
+   */
+  private static void serverFields(
+      ObjectNode line, FetchCompleted completed, List<String> recovered) {
+    ServerHints hints = completed.getHints();
+    if (hints == null) {
+      line.putNull("hints");
+    } else {
+      ObjectNode h = line.putObject("hints");
+      h.put("max_age_seconds", hints.getMaxAgeSeconds());
+      h.put("ttl_minutes", hints.getTtlMinutes());
+      h.put("update_period_seconds", hints.getUpdatePeriodSeconds());
+      hints.getSkipHours().forEach(h.putArray("skip_hours")::add);
+      hints.getSkipDays().forEach(h.putArray("skip_days")::add);
+      long longest =
+          Math.max(
+              hints.getMaxAgeSeconds() == null ? 0 : hints.getMaxAgeSeconds(),
+              Math.max(
+                  hints.getTtlMinutes() == null ? 0 : hints.getTtlMinutes() * 60L,
+                  hints.getUpdatePeriodSeconds() == null ? 0 : hints.getUpdatePeriodSeconds()));
+      long capped = Math.min(longest, Duration.ofDays(1).toSeconds());
+      h.put("next_fetch_not_before", iso(completed.getFinishedAt().plusSeconds(capped)));
+    }
+    line.put("moved_to", completed.getMovedTo());
+    line.put("self_url", completed.getSelfUrl());
+    line.put("hub_url", completed.getHubUrl());
+    recovered.stream().distinct().forEach(line.putArray("recovered_by")::add);
   }
 
   // what robots.txt decided: allowed, disallowed, unreachable_disallowed, waived or not_applied,

@@ -67,6 +67,48 @@ class FetchOnceCommandTest {
   }
 
   @Test
+  void theOutcomeShowsTheServersHintsTheMoveItWouldRecordAndTheRepairsOfALenientParse() {
+    server.stub(
+        com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/old-home"))
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                    .withStatus(308)
+                    .withHeader("Location", "/hinted")));
+    server.stub(
+        com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo("/hinted"))
+            .willReturn(
+                com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                    .withStatus(200)
+                    .withHeader("Content-Type", "application/rss+xml")
+                    .withHeader("Link", "<https://hub.example/>; rel=hub")
+                    .withBody(
+                        "<rss version=\"2.0\"><channel><title>Caf&eacute;&nbsp;</title>"
+                            + "<ttl>120</ttl><skipHours><hour>3</hour></skipHours>"
+                            + "<item><guid>x</guid><title>x</title></item></channel></rss>"
+                            + "<script>tracker()</script>")));
+
+    Run run = run("--connector", "feed", server.url("/old-home"), "--allow-loopback");
+
+    assertThat(run.code()).isZero();
+    JsonNode outcome = run.lines().getLast();
+    assertThat(outcome.get("moved_to").asString()).isEqualTo(server.url("/hinted"));
+    assertThat(outcome.get("hub_url").asString()).isEqualTo("https://hub.example/");
+    JsonNode hints = outcome.get("hints");
+    assertThat(hints.get("ttl_minutes").asInt()).isEqualTo(120);
+    assertThat(hints.get("skip_hours").get(0).asInt()).isEqualTo(3);
+    assertThat(hints.get("next_fetch_not_before").asString()).isNotBlank();
+    assertThat(outcome.get("recovered_by").toString()).contains("content_after_root");
+
+    JsonNode plain =
+        run("--connector", "feed", server.url("/feed"), "--allow-loopback").lines().getLast();
+    assertThat(plain.get("hints").isNull()).isTrue();
+    assertThat(plain.get("moved_to").isNull()).isTrue();
+    assertThat(plain.get("recovered_by")).isEmpty();
+  }
+
+  @Test
   void theConfigLimitsItemsAllItemsLiftsTheLimitAndTheCursorMakesItConditional() {
     assertThat(
             run(
