@@ -310,6 +310,74 @@ class SourceApiIT extends ApiItSupport {
   }
 
   @Test
+  void whatTheServerSaidReadsBackMaskedAndEnablingAGoneSourceClearsItsReason() {
+    UUID id = api.newFeed(tenant, "Moved", "https://old.example.org/feed?api_key=old-secret");
+    assertThat(api.get("/sources/" + id).json().get("server").get("previous_urls").isEmpty())
+        .isTrue();
+    jdbc.sql(
+            """
+            UPDATE scheduler.sources SET enabled = false, disabled_reason = 'gone',
+              hints = '{"ttl_minutes": 60}', hint_not_before = now() + interval '1 hour',
+              moved_to = 'https://new.example.org/feed?api_key=new-secret',
+              hub_url = 'https://hub.example/', consecutive_misses = 3
+            WHERE id = :id
+            """)
+        .param("id", id)
+        .update();
+    jdbc.sql(
+            """
+            INSERT INTO scheduler.source_url_history (source_id, url, replaced_by, reason, replaced_at)
+            VALUES (:id, 'https://older.example.org/feed?api_key=older-secret',
+                    'https://old.example.org/feed?api_key=old-secret', 'moved_permanently', now())
+            """)
+        .param("id", id)
+        .update();
+
+    JsonNode view = api.get("/sources/" + id).json();
+
+    JsonNode server = view.get("server");
+    assertThat(server.get("disabled_reason").stringValue()).isEqualTo("gone");
+    assertThat(server.get("hints").get("ttl_minutes").intValue()).isEqualTo(60);
+    assertThat(server.get("hints_hold_until").isNull()).isFalse();
+    assertThat(server.get("hub_url").stringValue()).isEqualTo("https://hub.example/");
+    assertThat(server.get("moved_to").stringValue())
+        .contains("new.example.org")
+        .doesNotContain("new-secret");
+    JsonNode previous = server.get("previous_urls").get(0);
+    assertThat(previous.get("reason").stringValue()).isEqualTo("moved_permanently");
+    assertThat(previous.get("url").stringValue()).contains("older.example.org");
+    assertThat(previous.toString()).doesNotContain("older-secret").doesNotContain("old-secret");
+    assertThat(view.get("schedule").get("failing").booleanValue()).isTrue();
+
+    api.post("/sources/" + id + "/enable", null);
+    assertThat(api.get("/sources/" + id).json().get("server").get("disabled_reason").isNull())
+        .isTrue();
+  }
+
+  @Test
+  void connectorOptionsOutOfRangeOrOfUnknownValueAreRefusedNamingTheOption() {
+    ApiClient.Response refused =
+        api.post(
+            "/sources",
+            """
+            {"tenant_id": "%s", "name": "Bad", "connector": "json",
+             "url": "https://api.example.org/items",
+             "config": {"max_pages": 1000000, "hints": "sometimes", "robots": "maybe",
+                        "item_limit": -1}}
+            """
+                .formatted(tenant));
+
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.text())
+        .contains("max_pages")
+        .contains("1 to 100")
+        .contains("hints")
+        .contains("respect, ignore")
+        .contains("robots")
+        .contains("item_limit");
+  }
+
+  @Test
   void deleteRemovesTheSourceAndUnknownOrMalformedIdsAreJsonErrors() {
     UUID id = api.newFeed(tenant, "Bye", "https://bye.example.org/feed");
 
