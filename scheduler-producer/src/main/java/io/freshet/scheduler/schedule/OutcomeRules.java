@@ -105,6 +105,22 @@ public final class OutcomeRules {
           null,
           null);
     }
+
+    /** This outcome with the server's rules applied: a new due time and what they add. */
+    Apply then(Instant due, Facts facts, Move move, String disabledReason, String heldBy) {
+      return new Apply(
+          cursorJson,
+          status,
+          error,
+          outcomeAt,
+          retryAfter,
+          misses,
+          due,
+          facts,
+          move,
+          disabledReason,
+          heldBy);
+    }
   }
 
   /**
@@ -297,18 +313,7 @@ public final class OutcomeRules {
                 movedTo,
                 bounded(event.getSelfUrl()),
                 bounded(event.getHubUrl()));
-        yield new Apply(
-            apply.cursorJson(),
-            apply.status(),
-            apply.error(),
-            at,
-            apply.retryAfter(),
-            apply.misses(),
-            due,
-            facts,
-            move,
-            null,
-            heldBy);
+        yield apply.then(due, facts, move, null, heldBy);
       }
       case failed -> {
         Integer http = event.getHttpStatus();
@@ -325,18 +330,7 @@ public final class OutcomeRules {
               Jitter.later(
                   due, now, rules.backoffJitter(), rules.backoffJitterMax(), row.id(), row.epoch());
         }
-        yield new Apply(
-            apply.cursorJson(),
-            apply.status(),
-            apply.error(),
-            at,
-            apply.retryAfter(),
-            apply.misses(),
-            due,
-            null,
-            null,
-            disabled,
-            null);
+        yield apply.then(due, null, null, disabled, null);
       }
       default -> apply;
     };
