@@ -144,6 +144,9 @@ final class StackFixture implements AutoCloseable {
       infra.start();
       new SchemaRegistrar(settings.registryCcompatUrl()).registerAll();
       services = new Services(settings, java);
+      // every source's first fetch at once (these tests wait for them), not spread over the
+      // scheduler's import-spread as a bulk import in production is
+      services.withEnv(Map.of("FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s"));
       if (infra.kafkaCluster() != null) {
         services.withEnv(infra.kafkaCluster().serviceEnv());
       }

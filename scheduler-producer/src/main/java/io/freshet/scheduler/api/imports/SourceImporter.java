@@ -8,11 +8,14 @@ import io.freshet.scheduler.api.support.RequestBinder;
 import io.freshet.scheduler.api.tenants.TenantLimits;
 import io.freshet.scheduler.api.tenants.TenantRequest;
 import io.freshet.scheduler.config.SchedulerProperties;
+import io.freshet.scheduler.schedule.CadenceTimeScale;
 import io.freshet.scheduler.source.NewSource;
 import io.freshet.scheduler.source.SourceRepository;
 import io.freshet.scheduler.source.TenantRepository;
 import io.freshet.scheduler.source.TenantRow;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -43,7 +46,8 @@ class SourceImporter {
   private final TransactionTemplate tx;
   private final Clock clock;
 
-  private final java.time.Duration importSpread;
+  private final Duration importSpread;
+  private final CadenceTimeScale time;
 
   SourceImporter(
       SourceCommands commands,
@@ -53,8 +57,10 @@ class SourceImporter {
       RequestBinder binder,
       TransactionTemplate tx,
       Clock clock,
-      SchedulerProperties props) {
+      SchedulerProperties props,
+      CadenceTimeScale time) {
     this.importSpread = props.web().importSpread();
+    this.time = time;
     this.commands = commands;
     this.sources = sources;
     this.tenants = tenants;
@@ -141,7 +147,11 @@ class SourceImporter {
       }
     }
     limits.checkRoom(tenant, rows.size());
-    sources.insertAll(rows, clock.instant(), importSpread);
+    Instant now = clock.instant();
+    // The spread is cadence time (the first interval): on a scaled cadence clock (a replay such as
+    // the local demo) it is that much shorter in wall time.
+    Duration wallSpread = Duration.between(now, time.toWall(time.toModel(now).plus(importSpread)));
+    sources.insertAll(rows, now, wallSpread);
     return rows.stream().map(NewSource::id).toList();
   }
 

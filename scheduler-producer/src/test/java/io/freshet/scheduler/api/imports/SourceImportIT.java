@@ -57,6 +57,34 @@ class SourceImportIT extends ApiItSupport {
   }
 
   @Test
+  void aBulkImportsFirstFetchesAreSpreadOverTheImportSpreadNotDueAtOneInstant() {
+    StringBuilder body = new StringBuilder();
+    for (int i = 0; i < 200; i++) {
+      body.append(
+          "{\"name\": \"F%d\", \"connector\": \"feed\", \"url\": \"https://spread%d.example.org/feed\"}\n"
+              .formatted(i, i));
+    }
+    java.time.Instant before = java.time.Instant.now().minusSeconds(1);
+
+    ApiClient.Response r = importAs(NDJSON, body.toString(), tenant);
+
+    assertThat(r.status()).isEqualTo(201);
+    List<java.time.Instant> due =
+        jdbc.sql("SELECT next_due_at FROM scheduler.sources WHERE tenant_id = :t ORDER BY 1")
+            .param("t", tenant)
+            .query((rs, n) -> rs.getTimestamp(1).toInstant())
+            .list();
+    assertThat(due).hasSize(200);
+    // freshet.scheduler.web.import-spread: 15 minutes by default
+    assertThat(due.getFirst()).isAfterOrEqualTo(before);
+    assertThat(due.getLast())
+        .isBefore(java.time.Instant.now().plus(java.time.Duration.ofMinutes(15)));
+    assertThat(java.time.Duration.between(due.getFirst(), due.getLast()))
+        .isGreaterThan(java.time.Duration.ofMinutes(12));
+    assertThat(due.stream().map(t -> t.getEpochSecond()).distinct().count()).isGreaterThan(150);
+  }
+
+  @Test
   void oneBadLineRejectsTheWholeImportWithEveryProblemByLine() {
     String body =
         """
