@@ -231,7 +231,7 @@ public final class PipelineBenchmark {
     new SchemaRegistrar(settings.registryCcompatUrl()).registerAll();
     services = new Services(settings, java);
     // round 0 measures every source's first fetch right after the import: not spread out
-    services.withEnv(java.util.Map.of("FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s"));
+    services.withEnv(Map.of("FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s"));
     o.env().forEach(services::withEnv);
     if (!o.jvm().isEmpty()) {
       services.withJvmOptions(o.jvm());
