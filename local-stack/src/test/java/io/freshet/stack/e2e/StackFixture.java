@@ -144,9 +144,15 @@ final class StackFixture implements AutoCloseable {
       infra.start();
       new SchemaRegistrar(settings.registryCcompatUrl()).registerAll();
       services = new Services(settings, java);
-      // every source's first fetch at once (these tests wait for them), not spread over the
-      // scheduler's import-spread as a bulk import in production is
-      services.withEnv(Map.of("FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s"));
+      // Every source's first fetch at once (these tests wait for them), not spread over the
+      // scheduler's import-spread as a bulk import in production is; and due times exactly as the
+      // cadence rules give them (CadenceEndToEndIT checks them to the millisecond) — the jitter on
+      // top is ServerRulesTest's, OutcomesIT's and WellBehavedClientTest's subject.
+      services.withEnv(
+          Map.of(
+              "FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s",
+              "FRESHET_SCHEDULER_WEB_INTERVAL_JITTER", "0",
+              "FRESHET_SCHEDULER_WEB_BACKOFF_JITTER", "0"));
       if (infra.kafkaCluster() != null) {
         services.withEnv(infra.kafkaCluster().serviceEnv());
       }
