@@ -1140,6 +1140,16 @@ doc("atom-summary-only-html-title", atom("", atom_entry("urn:sum:1", "https://su
                                                      extra='  <summary type="html">&lt;p&gt;Summary&lt;/p&gt;</summary>\n').replace("<title>", '<title type="html">'), title="sum"),
     "application/atom+xml", [it("urn:sum:1", "https://sum.example/1", "Release & notes", "2026-02-16T09:57:56Z")], "an html title with an escaped ampersand")
 
+doc("links-empty-link-permalink-guid", rss("", rss_item(title="Empty link", link="", guid="https://elp.example/1", pub="Tue, 17 Feb 2026 17:36:36 +0000") +
+                                           rss_item(title="Blank link", link="  ", guid="https://elp.example/2", permalink="true", pub="Tue, 17 Feb 2026 17:36:36 +0000")),
+    "application/rss+xml", [it("https://elp.example/1", "https://elp.example/1", "Empty link", "2026-02-17T17:36:36Z"),
+                            it("https://elp.example/2", "https://elp.example/2", "Blank link", "2026-02-17T17:36:36Z")],
+    "an empty <link> beside a permalink guid: the guid is the link")
+date_feed("dates-zone-forms", [("Tue, 17 Feb 2026 17:36:36 GMT+0100", "2026-02-17T16:36:36Z"), ("Tue, 17 Feb 2026 5:36:36 PM +0000", "2026-02-17T17:36:36Z"),
+                               ("Tue, 17 Feb 2026 17:36:36 +00:00", "2026-02-17T17:36:36Z"), ("Tue, 17 Feb 2026 09:36:36 AM EST", "2026-02-17T14:36:36Z"),
+                               ("Tue, 17 Feb 2026 12:05:00 PM -0500", "2026-02-17T17:05:00Z"), ("Tue, 17 Feb 2026 12:05:00 AM UTC", "2026-02-17T00:05:00Z")],
+          "GMT+hhmm, a 12-hour clock with AM/PM, an offset with a colon")
+
 
 def main():
     os.makedirs(OUT, exist_ok=True)

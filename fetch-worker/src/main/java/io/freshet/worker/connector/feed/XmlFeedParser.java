@@ -212,6 +212,9 @@ final class XmlFeedParser {
   private static RawItem item(SyndEntry entry, URI feedUri, Element element) {
     URI base = element == null ? feedUri : xmlBase(feedUri, element);
     String link = resolve(base, entry.getLink());
+    if (link == null) {
+      link = resolve(base, permalinkGuid(element)); // Rome takes it only when <link> is absent
+    }
     String body = null;
     String bodyType = "text/html";
     if (entry.getContents() != null && !entry.getContents().isEmpty()) {
@@ -285,6 +288,17 @@ final class XmlFeedParser {
   }
 
   private static final Namespace ATOM = Namespace.getNamespace("http://www.w3.org/2005/Atom");
+
+  /** An RSS item's guid when it is its permalink (isPermaLink absent or true), else null. */
+  private static String permalinkGuid(Element element) {
+    Element guid = element == null ? null : element.getChild("guid");
+    if (guid == null
+        || "false".equalsIgnoreCase(guid.getAttributeValue("isPermaLink", "").strip())) {
+      return null;
+    }
+    String value = guid.getTextTrim();
+    return value.startsWith("http://") || value.startsWith("https://") ? value : null;
+  }
 
   /** Whether the entry element has no id of its own (RSS {@code guid}, Atom {@code id}). */
   private static boolean ownIdMissing(Element element) {
