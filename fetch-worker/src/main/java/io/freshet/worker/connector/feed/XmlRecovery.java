@@ -93,7 +93,7 @@ final class XmlRecovery {
     }
     t = withEntitiesFixed(t, fixes);
     t = withoutContentAfterRoot(t, fixes);
-    t = withVoidHtmlClosed(t, fixes);
+    t = withVoidHtmlEscaped(t, fixes);
     t = withPrefixesDeclared(t, fixes);
     return new Healed(t, List.copyOf(fixes));
   }
@@ -210,7 +210,7 @@ final class XmlRecovery {
    * title or description without escaping) becomes text, as the HTML it is: the element's text
    * reads it.
    */
-  private static String withVoidHtmlClosed(String t, Set<String> fixes) {
+  private static String withVoidHtmlEscaped(String t, Set<String> fixes) {
     if (t.indexOf('<') < 0) {
       return t;
     }
