@@ -1150,6 +1150,24 @@ date_feed("dates-zone-forms", [("Tue, 17 Feb 2026 17:36:36 GMT+0100", "2026-02-1
                                ("Tue, 17 Feb 2026 12:05:00 PM -0500", "2026-02-17T17:05:00Z"), ("Tue, 17 Feb 2026 12:05:00 AM UTC", "2026-02-17T00:05:00Z")],
           "GMT+hhmm, a 12-hour clock with AM/PM, an offset with a colon")
 
+x, e = simple_items("lcp.example", n=1)
+doc("rss-lowercase-pubdate", rss("", x.replace("pubDate>", "pubdate>")), "application/rss+xml", e, "<pubdate> in lowercase, as some generators write it")
+doc("dotnet-syndication", '<?xml version="1.0" encoding="utf-8"?><rss xmlns:a10="http://www.w3.org/2005/Atom" version="2.0"><channel><title>.NET</title>'
+    '<link>https://dotnet.example/</link><description>d</description><a10:id>https://dotnet.example/feed</a10:id>'
+    '<item><guid isPermaLink="false">7d1f4a0e-aaaa-bbbb-cccc-0123456789ab</guid><link>https://dotnet.example/posts/1</link><title>From SyndicationFeed</title>'
+    '<description>x</description><a10:updated>2026-02-16T09:57:56.4889071+01:00</a10:updated></item></channel></rss>',
+    "application/rss+xml; charset=utf-8", [it("7d1f4a0e-aaaa-bbbb-cccc-0123456789ab", "https://dotnet.example/posts/1", "From SyndicationFeed", "2026-02-16T08:57:56.488907100Z")],
+    ".NET's SyndicationFeed: a10:updated with seven fractional digits, no pubDate")
+x, e = simple_items("ns.example", n=1)
+doc("rss-userland-namespace", rss("", x).replace('<rss version="2.0">', '<rss version="2.0" xmlns="http://backend.userland.com/rss2">'), "application/rss+xml", e,
+    "RSS 2.0 in UserLand's namespace")
+x, e = simple_items("nover.example", n=1)
+doc("rss-no-version", rss("", x).replace('<rss version="2.0">', '<rss>'), "application/rss+xml", e, "<rss> without a version")
+x, e = simple_items("ver2.example", n=1)
+doc("rss-version-2", rss("", x).replace('<rss version="2.0">', '<rss version="2">'), "application/rss+xml", e, "version 2")
+x, e = simple_items("ver201.example", n=1)
+doc("rss-version-2-01", rss("", x).replace('<rss version="2.0">', '<rss version="2.01">'), "application/rss+xml", e, "version 2.01")
+
 
 def main():
     os.makedirs(OUT, exist_ok=True)

@@ -112,9 +112,28 @@ final class XmlFeedParser {
     Input input = new Input();
     try (Reader reader = new XmlFixerReader(new StringReader(text))) {
       Document document = input.document(reader);
-      return new Parsed(new SyndFeedImpl(input.build(document), false), RawDates.entries(document));
+      return new Parsed(
+          new SyndFeedImpl(build(input, document), false), RawDates.entries(document));
     } catch (IOException e) {
       throw new JDOMException("cannot read: " + e.getMessage(), e); // a string does not fail
+    }
+  }
+
+  /**
+   * Rome's feed of the document; an {@code <rss>} whose version Rome knows no parser for ({@code
+   * version="2"}) is read as RSS 2.0, as feed readers do.
+   */
+  private static com.rometools.rome.feed.WireFeed build(Input input, Document document)
+      throws FeedException {
+    try {
+      return input.build(document);
+    } catch (IllegalArgumentException noParser) {
+      Element root = document.getRootElement();
+      if (!root.getName().equals("rss") || "2.0".equals(root.getAttributeValue("version"))) {
+        throw noParser;
+      }
+      root.setAttribute("version", "2.0");
+      return input.build(document);
     }
   }
 
