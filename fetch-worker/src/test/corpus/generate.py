@@ -1168,6 +1168,15 @@ doc("rss-version-2", rss("", x).replace('<rss version="2.0">', '<rss version="2"
 x, e = simple_items("ver201.example", n=1)
 doc("rss-version-2-01", rss("", x).replace('<rss version="2.0">', '<rss version="2.01">'), "application/rss+xml", e, "version 2.01")
 
+x, e = simple_items("cdd.example", n=1)
+doc("rss-pubdate-cdata", rss("", x.replace("<pubDate>Tue, 17 Feb 2026 17:36:36 +0000</pubDate>", "<pubDate><![CDATA[ Tue, 17 Feb 2026 17:36:36 +0000 ]]></pubDate>")),
+    "application/rss+xml", e, "a date in CDATA")
+x, e = simple_items("unk.example", n=1, titles=[("Caf\u00e9", "Caf\u00e9")])
+doc("encoding-unknown-label", rss("", x, prolog='<?xml version="1.0" encoding="x-user-defined-9"?>\n'), "application/rss+xml", e, "an encoding label nobody knows over UTF-8")
+x, e = simple_items("c1.example", n=3, titles=[("Don&#146;t miss it", "Don\u2019t miss it"), ("&#147;Quoted&#148; &#150; dashed", "\u201cQuoted\u201d \u2013 dashed"),
+                                               ("Price &#x80;5", "Price \u20ac5")])
+doc("entities-c1-references", rss("", x), "application/rss+xml", e, "character references to 128-159 meaning windows-1252, as browsers read them")
+
 
 def main():
     os.makedirs(OUT, exist_ok=True)

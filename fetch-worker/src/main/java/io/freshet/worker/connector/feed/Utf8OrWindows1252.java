@@ -41,6 +41,33 @@ final class Utf8OrWindows1252 {
     return out.toString();
   }
 
+  /**
+   * {@code text} with each C1 control (U+0080-U+009F) as the windows-1252 character of that byte,
+   * as browsers read {@code &#146;} and feed readers the text of a windows-1252 document once
+   * converted as if it were ISO-8859-1 ("Don&#146;t" is "Don’t"); the same string when it has none.
+   */
+  static String c1AsWindows1252(String text) {
+    if (text == null) {
+      return null;
+    }
+    int n = text.length();
+    int i = 0;
+    while (i < n && (text.charAt(i) < 0x80 || text.charAt(i) > 0x9f)) {
+      i++;
+    }
+    if (i == n) {
+      return text;
+    }
+    char[] chars = text.toCharArray();
+    for (; i < n; i++) {
+      char c = chars[i];
+      if (c >= 0x80 && c <= 0x9f) {
+        chars[i] = WINDOWS_1252[c];
+      }
+    }
+    return new String(chars);
+  }
+
   /** {@code bytes} wholly as windows-1252. */
   static String windows1252(byte[] bytes) {
     char[] chars = new char[bytes.length];

@@ -238,10 +238,10 @@ final class XmlFeedParser {
     String bodyType = "text/html";
     if (entry.getContents() != null && !entry.getContents().isEmpty()) {
       SyndContent content = entry.getContents().get(0);
-      body = content.getValue();
+      body = Utf8OrWindows1252.c1AsWindows1252(content.getValue());
       bodyType = mediaType(content.getType());
     } else if (entry.getDescription() != null) {
-      body = entry.getDescription().getValue();
+      body = Utf8OrWindows1252.c1AsWindows1252(entry.getDescription().getValue());
       bodyType = mediaType(entry.getDescription().getType());
     }
     // The date as written, read by WebDates (Rome misreads fractions beyond milliseconds and does
@@ -295,15 +295,16 @@ final class XmlFeedParser {
    * and {@code xhtml}) is read as HTML.
    */
   private static String title(SyndEntry entry, Element element) {
+    String written = Utf8OrWindows1252.c1AsWindows1252(entry.getTitle());
     Element title = element == null ? null : element.getChild("title", ATOM);
     if (title != null) {
       String type = title.getAttributeValue("type");
       if (type == null || type.strip().equals("text")) {
-        String text = Text.collapse(entry.getTitle());
+        String text = Text.collapse(written);
         return text == null || text.isEmpty() ? null : text;
       }
     }
-    return Text.plain(entry.getTitle());
+    return Text.plain(written);
   }
 
   private static final Namespace ATOM = Namespace.getNamespace("http://www.w3.org/2005/Atom");
