@@ -63,12 +63,13 @@ public final class WebDates {
           "(\\d{4})(\\d{2})(\\d{2})[Tt](\\d{2})(\\d{2})(\\d{2})?(?:[.,](\\d+))?"
               + "(Z|z|[+-]\\d{2}(?::?\\d{2})?)?");
 
-  // [weekday,] day month year [time [zone]]
+  // [weekday,] day month year [time [AM|PM] [zone]]; a zone may be an offset after GMT or UTC
   private static final Pattern RFC822 =
       Pattern.compile(
           "(?:[A-Za-z]{2,9}\\.?,?\\s*)?(\\d{1,2})[\\s-]+([A-Za-z]{3,9})\\.?,?[\\s-]+(\\d{2,4})"
-              + "(?:[\\sT,]+(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:[.,](\\d+))?)?)?"
-              + "\\s*([A-Za-z]{1,5}|[+-]\\d{2}:?\\d{2})?");
+              + "(?:[\\sT,]+(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:[.,](\\d+))?)?"
+              + "(?:\\s*([AaPp])\\.?[Mm]\\.?)?)?"
+              + "\\s*((?:GMT|UTC|UT)?[+-]\\d{2}:?\\d{2}|[A-Za-z]{1,5})?");
 
   // [weekday] month day[,] [time [zone]] year, or month day, year [time]
   private static final Pattern MONTH_FIRST =
@@ -227,11 +228,11 @@ public final class WebDates {
                 year(m.group(3)),
                 month,
                 num(m.group(1)),
-                opt(m.group(4)),
+                hour12(opt(m.group(4)), m.group(8)),
                 opt(m.group(5)),
                 opt(m.group(6)),
                 m.group(7),
-                m.group(8));
+                m.group(9));
       }
       m = MONTH_FIRST.matcher(t);
       if (m.matches()) {
@@ -289,9 +290,22 @@ public final class WebDates {
     return local.toInstant(offset(zone));
   }
 
+  /** The hour on a 24-hour clock: 12 AM is 0, 1 PM is 13 (an hour past 12 stays as written). */
+  private static int hour12(int hour, String meridiem) {
+    if (meridiem == null || hour > 12) {
+      return hour;
+    }
+    boolean pm = meridiem.equalsIgnoreCase("p");
+    return hour == 12 ? (pm ? 12 : 0) : (pm ? hour + 12 : hour);
+  }
+
   private static ZoneOffset offset(String zone) {
     if (zone == null) {
       return ZoneOffset.UTC;
+    }
+    int signAt = Math.max(zone.indexOf('+'), zone.indexOf('-'));
+    if (signAt > 0) {
+      zone = zone.substring(signAt); // GMT+0100
     }
     char sign = zone.charAt(0);
     if (sign == '+' || sign == '-') {

@@ -48,6 +48,12 @@ class WebDatesTest {
         "Tue, 17 Feb 2026 17:36:36 +0000 (UTC) | 2026-02-17T17:36:36Z",
         "Tue, 17 Feb 2026 17:36:36 XYZ    | 2026-02-17T17:36:36Z", // unknown zone: UTC (RFC 2822)
         "17 Feb 2026                      | 2026-02-17T00:00:00Z",
+        "Tue, 17 Feb 2026 17:36:36 GMT+0100 | 2026-02-17T16:36:36Z", // an offset after GMT
+        "Tue, 17 Feb 2026 17:36:36 UTC-05:00 | 2026-02-17T22:36:36Z",
+        "Tue, 17 Feb 2026 5:36:36 PM +0000 | 2026-02-17T17:36:36Z", // a 12-hour clock
+        "Tue, 17 Feb 2026 12:05:00 AM UTC | 2026-02-17T00:05:00Z",
+        "Tue, 17 Feb 2026 12:05:00 pm EST | 2026-02-17T17:05:00Z",
+        "Tue, 17 Feb 2026 9:05 a.m. GMT   | 2026-02-17T09:05:00Z",
         "  Tue, 17 Feb 2026 17:36:36 GMT  | 2026-02-17T17:36:36Z",
         // broken forms of the real web
         "Tue Feb 17 17:36:36 UTC 2026     | 2026-02-17T17:36:36Z", // java.util.Date.toString()

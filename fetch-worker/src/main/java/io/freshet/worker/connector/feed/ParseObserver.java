@@ -12,7 +12,7 @@ public interface ParseObserver {
   /**
    * A feed was read after these fixes ({@code encoding}, {@code junk_before_prolog}, {@code
    * doctype}, {@code control_characters}, {@code html_entities}, {@code bare_ampersands}, {@code
-   * content_after_root}).
+   * content_after_root}, {@code unclosed_html}, {@code undeclared_prefixes}).
    */
   void recovered(List<String> fixes);
 }

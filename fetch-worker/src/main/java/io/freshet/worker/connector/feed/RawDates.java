@@ -10,8 +10,8 @@ import org.jdom2.Namespace;
 /**
  * An XML feed's entry dates as written: the entry elements of RSS 0.9x/2.0 ({@code channel/item}),
  * RDF/RSS 1.0 ({@code item} beside {@code channel}) and Atom ({@code entry}), and each entry's
- * first date element that {@link WebDates} reads: {@code pubDate}, {@code published}, {@code
- * issued}, {@code dc:date}, {@code updated}, {@code modified}, in that order.
+ * first date element that {@link WebDates} reads (its name in any case): {@code pubDate}, {@code
+ * published}, {@code issued}, {@code dc:date}, {@code updated}, {@code modified}, in that order.
  */
 final class RawDates {
 
@@ -40,7 +40,9 @@ final class RawDates {
   static Instant published(Element entry) {
     for (String name : DATE_ELEMENTS) {
       for (Element e : entry.getChildren()) {
-        if (e.getName().equals(name) && (!name.equals("date") || DC.equals(e.getNamespace()))) {
+        // any case: some generators write <pubdate>
+        if (e.getName().equalsIgnoreCase(name)
+            && (!name.equals("date") || DC.equals(e.getNamespace()))) {
           Instant at = WebDates.instant(e.getTextTrim());
           if (at != null && !at.isBefore(WebDates.EARLIEST)) { // 0001-01-01 means "no date"
             return at;

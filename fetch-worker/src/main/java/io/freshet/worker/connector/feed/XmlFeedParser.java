@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -37,6 +38,7 @@ import java.util.stream.Collectors;
 import org.jdom2.Document;
 import org.jdom2.Element;
 import org.jdom2.JDOMException;
+import org.jdom2.Namespace;
 
 /**
  * RSS/Atom/RDF through Rome. The charset comes from the BOM, the XML prolog and the HTTP header,
@@ -121,16 +123,37 @@ final class XmlFeedParser {
       ServerHints hints = FeedHints.of(document, base);
       FeedHints.detachSkips(document);
       return new Parsed(
-          new SyndFeedImpl(input.build(document), false), RawDates.entries(document), hints);
+          new SyndFeedImpl(build(input, document), false), RawDates.entries(document), hints);
     } catch (IOException e) {
       throw new JDOMException("cannot read: " + e.getMessage(), e); // a string does not fail
     }
   }
 
   /**
-   * The document as text in the charset its BOM, prolog or HTTP header names; a document that is
-   * not valid in the UTF-8 it claims is read as windows-1252, the usual truth ("Café" instead of
-   * "Caf\uFFFD").
+   * Rome's feed of the document; an {@code <rss>} whose version Rome knows no parser for ({@code
+   * version="2"}) is read as RSS 2.0, as feed readers do.
+   */
+  private static com.rometools.rome.feed.WireFeed build(Input input, Document document)
+      throws FeedException {
+    try {
+      return input.build(document);
+    } catch (IllegalArgumentException noParser) {
+      Element root = document.getRootElement();
+      if (!root.getName().equals("rss") || "2.0".equals(root.getAttributeValue("version"))) {
+        throw noParser;
+      }
+      root.setAttribute("version", "2.0");
+      return input.build(document);
+    }
+  }
+
+  /**
+   * The document as text in the charset its BOM, prolog or HTTP header names, read as browsers and
+   * feed readers do: ISO-8859-1 and US-ASCII as windows-1252 (their superset, which is what such
+   * documents hold: "smart quotes" in 0x80-0x9F); a document declared single-byte whose bytes are
+   * valid UTF-8 as UTF-8 (a template copied with its declaration); a document not valid in the
+   * UTF-8 it claims with each byte that is not UTF-8 read as windows-1252 ("Café" instead of
+   * "Caf\uFFFD", and the UTF-8 around it kept).
    */
   private static String decode(byte[] body, String contentType, List<String> fixes)
       throws FetchFailure {
@@ -141,26 +164,50 @@ final class XmlFeedParser {
       charset = StandardCharsets.UTF_8;
     }
     String text;
-    try {
-      text =
-          charset
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(body))
-              .toString();
-    } catch (CharacterCodingException e) {
-      if (charset.equals(StandardCharsets.UTF_8)) {
-        text = new String(body, WINDOWS_1252);
+    if (charset.equals(StandardCharsets.ISO_8859_1) || charset.equals(StandardCharsets.US_ASCII)) {
+      String utf8 = strictly(StandardCharsets.UTF_8, body);
+      if (utf8 != null && !isAscii(body)) {
+        text = utf8;
         fixes.add("encoding");
       } else {
-        text = new String(body, charset);
+        text = Utf8OrWindows1252.windows1252(body);
+      }
+    } else {
+      text = strictly(charset, body);
+      if (text == null) {
+        if (charset.equals(StandardCharsets.UTF_8)) {
+          text = Utf8OrWindows1252.decode(body);
+          fixes.add("encoding");
+        } else {
+          text = new String(body, charset);
+        }
       }
     }
     return !text.isEmpty() && text.charAt(0) == '\uFEFF' ? text.substring(1) : text;
   }
 
-  private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
+  /** {@code body} in {@code charset}, or null when it is not valid in it. */
+  private static String strictly(Charset charset, byte[] body) {
+    try {
+      return charset
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(body))
+          .toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+  }
+
+  private static boolean isAscii(byte[] body) {
+    for (byte b : body) {
+      if (b < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /** Rome's input, its SAX builder reachable, DOCTYPEs refused. */
   private static final class Input extends WireFeedInput {
@@ -191,16 +238,20 @@ final class XmlFeedParser {
         || (head.startsWith("<?xml") && end > 0 && head.substring(0, end).contains("encoding"));
   }
 
-  private static RawItem item(SyndEntry entry, URI base, Element element) {
+  private static RawItem item(SyndEntry entry, URI feedUri, Element element) {
+    URI base = element == null ? feedUri : xmlBase(feedUri, element);
     String link = resolve(base, entry.getLink());
+    if (link == null) {
+      link = resolve(base, permalinkGuid(element)); // Rome takes it only when <link> is absent
+    }
     String body = null;
     String bodyType = "text/html";
     if (entry.getContents() != null && !entry.getContents().isEmpty()) {
       SyndContent content = entry.getContents().get(0);
-      body = content.getValue();
+      body = Utf8OrWindows1252.c1AsWindows1252(content.getValue());
       bodyType = mediaType(content.getType());
     } else if (entry.getDescription() != null) {
-      body = entry.getDescription().getValue();
+      body = Utf8OrWindows1252.c1AsWindows1252(entry.getDescription().getValue());
       bodyType = mediaType(entry.getDescription().getType());
     }
     // The date as written, read by WebDates (Rome misreads fractions beyond milliseconds and does
@@ -230,16 +281,93 @@ final class XmlFeedParser {
     }
     String uri = entry.getUri();
     String id = uri == null || uri.isBlank() ? null : uri.trim();
+    if (id != null && link != null && !link.equals(id) && ownIdMissing(element)) {
+      // Rome's id for an entry without one is its link as written: known by the absolute link
+      if (entry.getLink() != null && id.equals(entry.getLink().trim())) {
+        id = link;
+      }
+    }
     return new RawItem(
         id,
         link,
-        Text.plain(entry.getTitle()),
+        title(entry, element),
         body,
         bodyType,
         published,
         eventStart(entry),
         false,
         metadata);
+  }
+
+  /**
+   * The title as plain text: an Atom title of type {@code text} (the default) is text, so what
+   * looks like markup in it stays ("Use List<String>"); any other title (RSS's, Atom's {@code html}
+   * and {@code xhtml}) is read as HTML.
+   */
+  private static String title(SyndEntry entry, Element element) {
+    String written = Utf8OrWindows1252.c1AsWindows1252(entry.getTitle());
+    Element title = element == null ? null : element.getChild("title", ATOM);
+    if (title != null) {
+      String type = title.getAttributeValue("type");
+      if (type == null || type.strip().equals("text")) {
+        String text = Text.collapse(written);
+        return text == null || text.isEmpty() ? null : text;
+      }
+    }
+    return Text.plain(written);
+  }
+
+  private static final Namespace ATOM = Namespace.getNamespace("http://www.w3.org/2005/Atom");
+
+  /** An RSS item's guid when it is its permalink (isPermaLink absent or true), else null. */
+  private static String permalinkGuid(Element element) {
+    Element guid = element == null ? null : element.getChild("guid");
+    if (guid == null
+        || "false".equalsIgnoreCase(guid.getAttributeValue("isPermaLink", "").strip())) {
+      return null;
+    }
+    String value = guid.getTextTrim();
+    return value.startsWith("http://") || value.startsWith("https://") ? value : null;
+  }
+
+  /** Whether the entry element has no id of its own (RSS {@code guid}, Atom {@code id}). */
+  private static boolean ownIdMissing(Element element) {
+    if (element == null) {
+      return false;
+    }
+    for (Element child : element.getChildren()) {
+      String name = child.getName();
+      if (name.equals("guid") || name.equals("id")) {
+        return false;
+      }
+    }
+    return element.getAttribute("about", RDF) == null;
+  }
+
+  private static final Namespace RDF =
+      Namespace.getNamespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#");
+
+  /**
+   * The base an entry's relative links resolve against: the feed's URL with the {@code xml:base} of
+   * each enclosing element applied, outermost first.
+   */
+  private static URI xmlBase(URI feedUri, Element element) {
+    List<String> bases = new ArrayList<>();
+    for (Element e = element; e != null; e = e.getParentElement()) {
+      String b = e.getAttributeValue("base", Namespace.XML_NAMESPACE);
+      if (b != null && !b.isBlank()) {
+        bases.add(b.trim());
+      }
+    }
+    URI base = feedUri;
+    for (int i = bases.size() - 1; i >= 0; i--) {
+      try {
+        base = base == null ? new URI(bases.get(i)) : base.resolve(bases.get(i));
+      } catch (URISyntaxException | IllegalArgumentException e) {
+        // an unusable xml:base is ignored
+      }
+    }
+    return base;
   }
 
   private static Instant eventStart(SyndEntry entry) {

@@ -3,6 +3,7 @@ package io.freshet.worker.connector.feed;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,6 +28,34 @@ final class XmlRecovery {
   static final String HTML_ENTITIES = "html_entities";
   static final String BARE_AMPERSANDS = "bare_ampersands";
   static final String CONTENT_AFTER_ROOT = "content_after_root";
+  static final String UNCLOSED_HTML = "unclosed_html";
+  static final String UNDECLARED_PREFIXES = "undeclared_prefixes";
+
+  /** The namespaces feeds use by these prefixes without declaring them. */
+  private static final Map<String, String> KNOWN_PREFIXES =
+      Map.ofEntries(
+          Map.entry("dc", "http://purl.org/dc/elements/1.1/"),
+          Map.entry("dcterms", "http://purl.org/dc/terms/"),
+          Map.entry("content", "http://purl.org/rss/1.0/modules/content/"),
+          Map.entry("atom", "http://www.w3.org/2005/Atom"),
+          Map.entry("media", "http://search.yahoo.com/mrss/"),
+          Map.entry("itunes", "http://www.itunes.com/dtds/podcast-1.0.dtd"),
+          Map.entry("wfw", "http://wellformedweb.org/CommentAPI/"),
+          Map.entry("slash", "http://purl.org/rss/1.0/modules/slash/"),
+          Map.entry("sy", "http://purl.org/rss/1.0/modules/syndication/"),
+          Map.entry("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
+          Map.entry("georss", "http://www.georss.org/georss"),
+          Map.entry("thr", "http://purl.org/syndication/thread/1.0"),
+          Map.entry("ev", "http://purl.org/rss/1.0/modules/event/"),
+          Map.entry("feedburner", "http://rssnamespace.org/feedburner/ext/1.0"));
+
+  // an HTML void element written as HTML does, unclosed, in a document that must be XML
+  private static final Pattern VOID_HTML =
+      Pattern.compile("<(br|hr|img|wbr)(\\s[^<>]*)?(?<!/)>", Pattern.CASE_INSENSITIVE);
+
+  private static final Pattern PREFIXED =
+      Pattern.compile(
+          "<([A-Za-z_][A-Za-z0-9_.-]*):[A-Za-z_]|\\s([A-Za-z_][A-Za-z0-9_.-]*):[A-Za-z_][A-Za-z0-9_.-]*\\s*=");
 
   /** How far into the document a late XML declaration is looked for. */
   private static final int PROLOG_SEARCH = 4_096;
@@ -64,6 +93,8 @@ final class XmlRecovery {
     }
     t = withEntitiesFixed(t, fixes);
     t = withoutContentAfterRoot(t, fixes);
+    t = withVoidHtmlEscaped(t, fixes);
+    t = withPrefixesDeclared(t, fixes);
     return new Healed(t, List.copyOf(fixes));
   }
 
@@ -160,7 +191,9 @@ final class XmlRecovery {
     if (name == null) {
       return t;
     }
-    int close = t.lastIndexOf("</" + name);
+    // a second document after the first (a cache writing it twice): the first one's end
+    int again = t.indexOf("<?xml", root.end());
+    int close = again < 0 ? t.lastIndexOf("</" + name) : t.lastIndexOf("</" + name, again);
     if (close < 0) {
       return t;
     }
@@ -170,6 +203,89 @@ final class XmlRecovery {
     }
     fixes.add(CONTENT_AFTER_ROOT);
     return t.substring(0, end + 1);
+  }
+
+  /**
+   * An unclosed {@code <br>}, {@code <hr>}, {@code <img>} or {@code <wbr>} (HTML pasted into a
+   * title or description without escaping) becomes text, as the HTML it is: the element's text
+   * reads it.
+   */
+  private static String withVoidHtmlEscaped(String t, Set<String> fixes) {
+    if (t.indexOf('<') < 0) {
+      return t;
+    }
+    StringBuilder out = new StringBuilder(t.length() + 16);
+    int i = 0;
+    boolean changed = false;
+    while (i < t.length()) {
+      int cdata = t.indexOf("<![CDATA[", i);
+      int comment = t.indexOf("<!--", i);
+      int next = minPositive(cdata, comment);
+      int stop = next < 0 ? t.length() : next;
+      Matcher m = VOID_HTML.matcher(t).region(i, stop);
+      int from = i;
+      while (m.find()) {
+        out.append(t, from, m.start()).append("&lt;").append(t, m.start() + 1, m.end() - 1);
+        out.append("&gt;");
+        from = m.end();
+        changed = true;
+      }
+      out.append(t, from, stop);
+      if (next < 0) {
+        break;
+      }
+      String closing = next == cdata ? "]]>" : "-->";
+      int end = t.indexOf(closing, next);
+      int copyTo = end < 0 ? t.length() : end + closing.length();
+      out.append(t, next, copyTo);
+      i = copyTo;
+    }
+    if (!changed) {
+      return t;
+    }
+    fixes.add(UNCLOSED_HTML);
+    return out.toString();
+  }
+
+  /**
+   * A namespace prefix used and declared nowhere ({@code dc:creator} without {@code xmlns:dc}) is
+   * declared on the root element: with its usual namespace when it has one, else a placeholder.
+   */
+  private static String withPrefixesDeclared(String t, Set<String> fixes) {
+    Set<String> missing = new LinkedHashSet<>();
+    Matcher m = PREFIXED.matcher(t);
+    while (m.find()) {
+      String prefix = m.group(1) != null ? m.group(1) : m.group(2);
+      if (!prefix.equals("xml")
+          && !prefix.equals("xmlns")
+          && !missing.contains(prefix)
+          && !t.contains("xmlns:" + prefix + "=")) {
+        missing.add(prefix);
+      }
+    }
+    if (missing.isEmpty()) {
+      return t;
+    }
+    Matcher root = ROOT.matcher(t);
+    int from = 0;
+    while (root.find(from)) {
+      if (!insideMarkup(t, root.start())) {
+        StringBuilder declarations = new StringBuilder();
+        for (String prefix : missing) {
+          declarations
+              .append(" xmlns:")
+              .append(prefix)
+              .append("=\"")
+              .append(KNOWN_PREFIXES.getOrDefault(prefix, "urn:undeclared:" + prefix))
+              .append('"');
+        }
+        int at = root.end(1);
+        fixes.add(UNDECLARED_PREFIXES);
+        return t.substring(0, at) + declarations + t.substring(at);
+      }
+      from = root.end();
+    }
+    return t;
   }
 
   /** Whether {@code at} lies in a comment or processing instruction before the root. */

@@ -34,6 +34,9 @@ class LenientFeedTest {
         "lenient-doctype-091.xml   | text/xml            | doctype              | Café news",
         "lenient-after-root.xml    | application/rss+xml | content_after_root   | Before the tracker",
         "lenient-cp1252-as-utf8.xml| application/rss+xml | encoding             | Café – crème brûlée",
+        "lenient-unclosed-br.xml   | application/rss+xml | unclosed_html        | Line break",
+        "lenient-undeclared-prefix.xml | application/rss+xml | undeclared_prefixes | Undeclared prefix",
+        "lenient-twice.xml         | application/rss+xml | content_after_root   | Post 0",
       })
   void aFeedStrictXmlRejectsIsReadAfterHealing(
       String file, String contentType, String fix, String firstTitle) throws Exception {
