@@ -7,7 +7,7 @@ set -euo pipefail
 out=${1:?usage: generalise.sh OUTDIR [family ...]}; shift
 fams=${*:-pages feeds feeds-complete releases}
 JAVA=${JAVA:-$(bin/find-java)}
-jar=cadence-lab/target/cadence-lab.jar
+jar=${JAR:-cadence-lab/target/cadence-lab.jar}   # JAR=... to measure another build
 mkdir -p "$out"
 run() { # name trace observe from to budget [extra...]
   local name=$1 trace=$2 observe=$3 from=$4 to=$5 budget=$6; shift 6

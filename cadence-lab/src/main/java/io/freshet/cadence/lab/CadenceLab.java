@@ -728,12 +728,14 @@ public final class CadenceLab implements Callable<Integer> {
     List<String> out = new ArrayList<>();
     for (String p : spec.split(",")) {
       String name = p.trim();
-      if (!PolicyCatalog.NAMES.contains(name)) {
+      if (!PolicyCatalog.NAMES.contains(name) && !PolicyCatalog.OPTIONAL.contains(name)) {
         throw new UsageException(
             "--policies: unknown policy '"
                 + name
                 + "'; allowed: all, "
-                + String.join(", ", PolicyCatalog.NAMES));
+                + String.join(", ", PolicyCatalog.NAMES)
+                + ", "
+                + String.join(", ", PolicyCatalog.OPTIONAL));
       }
       if (!out.contains(name)) {
         out.add(name);

@@ -29,6 +29,14 @@ public final class PolicyCatalog {
           "miniflux",
           "commafeed");
 
+  /**
+   * Run only when named in {@code --policies}: {@code adaptive_kinds}, {@code adaptive} with a
+   * per-source mixture of change models (the population hazard model and a self-exciting one,
+   * {@link io.freshet.cadence.estimate.KindMixture}), measured but not (yet) better than {@code
+   * adaptive}.
+   */
+  public static final List<String> OPTIONAL = List.of("adaptive_kinds");
+
   private PolicyCatalog() {}
 
   /**
@@ -45,6 +53,17 @@ public final class PolicyCatalog {
         setup ->
             new EngineAdaptivePolicy(
                 engine, category(setup.mode()), setup, EngineAdaptivePolicy.Estimator.TRACKER));
+    m.put(
+        "adaptive_kinds",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                java.util.EnumSet.of(
+                    io.freshet.cadence.estimate.KindMixture.Kind.HAZARD,
+                    io.freshet.cadence.estimate.KindMixture.Kind.BURSTY)));
     m.put("feed_frequency", setup -> new EngineFeedFrequencyPolicy(engine));
     m.put(
         "signal_adaptive",
