@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Summarises the CSVs written by generalise.sh: one row per family, budget and half, with mean
-delay / oracle of adaptive, the best in-sample tuned peer and fixed, and p95 of adaptive / fixed.
+delay / oracle of adaptive (and adaptive_kinds when run), the best in-sample tuned peer and fixed,
+and p95 of adaptive / fixed. "met?": adaptive <= the best tuned peer and <= fixed (mean), and its
+p95 <= 1.1 x fixed's.
 Usage: generalise-table.py DIR [BEFORE_DIR]  (with BEFORE_DIR, adaptive before/after side by side)"""
 import csv, os, re, sys
 
@@ -24,7 +26,7 @@ if before:
     head += ' adaptive before | adaptive after |'
 else:
     head += ' adaptive |'
-head += ' best tuned peer | fixed | p95 adaptive / fixed | met? |'
+head += ' adaptive_kinds | best tuned peer | fixed | p95 h adaptive / fixed (ratio) | met? |'
 print(head)
 print('|' + ' --- |' * (head.count('|') - 1))
 for k in sorted(after, key=key):
@@ -39,5 +41,9 @@ for k in sorted(after, key=key):
     if before:
         b = before.get(k)
         line += (f" {float(b['adaptive']['delay_vs_oracle']):.2f} |" if b else ' – |')
-    line += f' {a:.2f} | {bn} {bp:.2f} | {fx:.2f} | {p95:.2f} | {"yes" if met else "no"} |'
+    ak = r.get('adaptive_kinds')
+    line += f' {a:.2f} |' + (f" {float(ak['delay_vs_oracle']):.2f} |" if ak else ' – |')
+    line += (f' {bn} {bp:.2f} | {fx:.2f} |'
+             f" {float(r['adaptive']['p95_delay_h']):.1f} / {float(r['fixed']['p95_delay_h']):.1f} ({p95:.2f}) |"
+             f' {"yes" if met else "no"} |')
     print(line)

@@ -13,7 +13,7 @@ run() { # name trace observe from to budget [extra...]
   local name=$1 trace=$2 observe=$3 from=$4 to=$5 budget=$6; shift 6
   for half in tuning held-out; do
     nice -n 10 "$JAVA" -jar "$jar" simulate --trace "cadence-lab/traces/$trace" --observe "$observe" \
-      --from "$from" --to "$to" --budget-per-hour "$budget" --policies all --tune-peers \
+      --from "$from" --to "$to" --budget-per-hour "$budget" --policies "${POLICIES:-all}" --tune-peers \
       --half "$half" "$@" --out "$out/$name-b$budget-$half.csv" > "$out/$name-b$budget-$half.txt" 2>&1
   done
 }
