@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Summarises the CSVs written by generalise.sh: one row per family, budget and half, with mean
-delay / oracle of adaptive (and adaptive_kinds when run), the best in-sample tuned peer and fixed,
+delay / oracle of adaptive (and of the candidates adaptive_rhythm, adaptive_kinds when run), the best in-sample tuned peer and fixed,
 and p95 of adaptive / fixed. "met?": adaptive <= the best tuned peer and <= fixed (mean), and its
 p95 <= 1.1 x fixed's.
 Usage: generalise-table.py DIR [BEFORE_DIR]  (with BEFORE_DIR, adaptive before/after side by side)"""
@@ -9,7 +9,7 @@ import csv, os, re, sys
 def load(d):
     rows = {}
     for f in sorted(os.listdir(d)):
-        m = re.match(r'(.+)-b([0-9.]+)-(tuning|held-out)\.csv$', f)
+        m = re.match(r'(.+)-b([0-9.]+)-(all|tuning|held-out)\.csv$', f)
         if not m:
             continue
         with open(os.path.join(d, f)) as fh:
@@ -20,13 +20,13 @@ order = ['pages', 'feeds', 'feeds-complete', 'feeds-complete-grid', 'releases', 
 after = load(sys.argv[1])
 before = load(sys.argv[2]) if len(sys.argv) > 2 else None
 def key(k):
-    return (order.index(k[0]) if k[0] in order else 99, k[2] != 'tuning', k[1])
+    return (order.index(k[0]) if k[0] in order else 99, ['all', 'tuning', 'held-out'].index(k[2]), k[1])
 head = '| family | budget/h | half |'
 if before:
     head += ' adaptive before | adaptive after |'
 else:
     head += ' adaptive |'
-head += ' adaptive_kinds | best tuned peer | fixed | p95 h adaptive / fixed (ratio) | met? |'
+head += ' adaptive_rhythm (p95 / fixed) | adaptive_kinds (p95 / fixed) | best tuned peer | fixed | p95 h adaptive / fixed (ratio) | met? |'
 print(head)
 print('|' + ' --- |' * (head.count('|') - 1))
 for k in sorted(after, key=key):
@@ -41,8 +41,10 @@ for k in sorted(after, key=key):
     if before:
         b = before.get(k)
         line += (f" {float(b['adaptive']['delay_vs_oracle']):.2f} |" if b else ' – |')
-    ak = r.get('adaptive_kinds')
-    line += f' {a:.2f} |' + (f" {float(ak['delay_vs_oracle']):.2f} |" if ak else ' – |')
+    line += f' {a:.2f} |'
+    for extra in ('adaptive_rhythm', 'adaptive_kinds'):
+        e = r.get(extra)
+        line += (f" {float(e['delay_vs_oracle']):.2f} ({float(e['p95_delay_h']) / float(r['fixed']['p95_delay_h']):.2f}) |" if e else ' – |')
     line += (f' {bn} {bp:.2f} | {fx:.2f} |'
              f" {float(r['adaptive']['p95_delay_h']):.1f} / {float(r['fixed']['p95_delay_h']):.1f} ({p95:.2f}) |"
              f' {"yes" if met else "no"} |')

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every policy on the four real trace families, both halves of the sources (split by a hash of the
-# source id), ¼×, 1× and 4× the suggested budget, with in-sample tuned peers; the two
-# complete-history families also with their first-seen times left on the poll grid.
+# Every policy on the four real trace families — all sources, and each half of them (split by a
+# hash of the source id) — at ¼×, 1× and 4× the suggested budget, with in-sample tuned peers; the
+# two complete-history families also with their first-seen times left on the poll grid.
+# POLICIES=... to name the policies (default: all, plus the adaptive candidates).
 # Usage: cadence-lab/benchmark/generalise.sh OUTDIR [family ...]   (run from the repository root)
 set -euo pipefail
 out=${1:?usage: generalise.sh OUTDIR [family ...]}; shift
@@ -9,12 +10,14 @@ fams=${*:-pages feeds feeds-complete releases}
 JAVA=${JAVA:-$(bin/find-java)}
 jar=${JAR:-cadence-lab/target/cadence-lab.jar}   # JAR=... to measure another build
 mkdir -p "$out"
+policies=${POLICIES:-oracle,adaptive,adaptive_rhythm,adaptive_kinds,adaptive_tracker,feed_frequency,signal_adaptive,fixed,nutch,stormcrawler,miniflux,commafeed}
 run() { # name trace observe from to budget [extra...]
   local name=$1 trace=$2 observe=$3 from=$4 to=$5 budget=$6; shift 6
-  for half in tuning held-out; do
+  for half in all tuning held-out; do
+    local split=(); [ "$half" = all ] || split=(--half "$half")
     nice -n 10 "$JAVA" -jar "$jar" simulate --trace "cadence-lab/traces/$trace" --observe "$observe" \
-      --from "$from" --to "$to" --budget-per-hour "$budget" --policies "${POLICIES:-all}" --tune-peers \
-      --half "$half" "$@" --out "$out/$name-b$budget-$half.csv" > "$out/$name-b$budget-$half.txt" 2>&1
+      --from "$from" --to "$to" --budget-per-hour "$budget" --policies "$policies" --tune-peers \
+      "${split[@]}" "$@" --out "$out/$name-b$budget-$half.csv" > "$out/$name-b$budget-$half.txt" 2>&1
   done
 }
 for f in $fams; do

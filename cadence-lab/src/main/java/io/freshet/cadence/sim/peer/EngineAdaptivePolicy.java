@@ -146,19 +146,43 @@ public final class EngineAdaptivePolicy implements SimPolicy {
 
   public EngineAdaptivePolicy(
       CadenceEngine engine, Category category, SimSetup setup, Estimator estimator) {
-    this(engine, category, setup, estimator, java.util.Set.of());
+    this(engine, category, setup, estimator, Variant.ADAPTIVE);
   }
 
   /**
+   * What {@code adaptive} adds on top of the population model, for the lab's candidate variants.
+   *
+   * @param pageRhythm pages get an hour-of-week profile too (from each changed interval)
+   * @param ceiling no interval above {@link StarvationCeiling}
    * @param kinds the per-source change models mixed into the rate ({@link KindMixture}); empty:
-   *     none, the population hazard model alone ({@code adaptive})
+   *     none, the population hazard model alone
    */
+  public record Variant(
+      boolean pageRhythm, boolean ceiling, java.util.Set<KindMixture.Kind> kinds) {
+    /** {@code adaptive} as it is. */
+    public static final Variant ADAPTIVE = new Variant(false, false, java.util.Set.of());
+
+    /** {@code adaptive_rhythm}: a rhythm for pages and the starvation ceiling. */
+    public static final Variant RHYTHM = new Variant(true, true, java.util.Set.of());
+
+    /** {@code adaptive_kinds}: {@link #RHYTHM} and the hazard / bursty mixture per source. */
+    public static final Variant KINDS =
+        new Variant(
+            true, true, java.util.EnumSet.of(KindMixture.Kind.HAZARD, KindMixture.Kind.BURSTY));
+
+    public Variant {
+      kinds = java.util.Set.copyOf(kinds);
+    }
+  }
+
+  private final Variant variant;
+
   public EngineAdaptivePolicy(
       CadenceEngine engine,
       Category category,
       SimSetup setup,
       Estimator estimator,
-      java.util.Set<KindMixture.Kind> kinds) {
+      Variant variant) {
     this.estimator = estimator;
     this.engine = engine;
     this.category = category;
@@ -174,7 +198,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
             d.objective(),
             setup.importance());
     this.baseSpec = spec;
-    this.kindsMixed = java.util.Set.copyOf(kinds);
+    this.variant = variant;
+    this.kindsMixed = variant.kinds();
     int n = setup.trace().sources();
     this.kinds = new KindMixture[n];
     kindWeights = new double[n][];
@@ -197,7 +222,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     this.populationRhythm =
         new HourOfWeekProfile(
             (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
-    if (estimator == Estimator.POPULATION && true) {
+    if (estimator == Estimator.POPULATION
+        && (setup.mode() == ObserveMode.FEED || variant.pageRhythm())) {
       double memory = (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24;
       for (int s = 0; s < n; s++) {
         rhythms[s] = new HourOfWeekProfile(memory);
@@ -264,7 +290,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
                   null, RHYTHM_PSEUDO_ITEMS, new double[HourOfWeekProfile.HOURS])
               : null;
     }
-    if (estimator == Estimator.POPULATION) {
+    if (estimator == Estimator.POPULATION && variant.ceiling()) {
       // no source is starved: never slower than a few even shares of the budget
       spec =
           new CadenceSpec.Adaptive(

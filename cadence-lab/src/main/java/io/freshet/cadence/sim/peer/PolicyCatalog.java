@@ -30,12 +30,12 @@ public final class PolicyCatalog {
           "commafeed");
 
   /**
-   * Run only when named in {@code --policies}: {@code adaptive_kinds}, {@code adaptive} with a
-   * per-source mixture of change models (the population hazard model and a self-exciting one,
-   * {@link io.freshet.cadence.estimate.KindMixture}), measured but not (yet) better than {@code
-   * adaptive}.
+   * Candidates run only when named in {@code --policies}, measured but not (yet) adopted into
+   * {@code adaptive}: {@code adaptive_rhythm} (a weekly rhythm for pages and the starvation
+   * ceiling) and {@code adaptive_kinds} (that plus a per-source mixture of the population hazard
+   * model and a self-exciting one, {@link io.freshet.cadence.estimate.KindMixture}).
    */
-  public static final List<String> OPTIONAL = List.of("adaptive_kinds");
+  public static final List<String> OPTIONAL = List.of("adaptive_rhythm", "adaptive_kinds");
 
   private PolicyCatalog() {}
 
@@ -54,6 +54,15 @@ public final class PolicyCatalog {
             new EngineAdaptivePolicy(
                 engine, category(setup.mode()), setup, EngineAdaptivePolicy.Estimator.TRACKER));
     m.put(
+        "adaptive_rhythm",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.RHYTHM));
+    m.put(
         "adaptive_kinds",
         setup ->
             new EngineAdaptivePolicy(
@@ -61,9 +70,7 @@ public final class PolicyCatalog {
                 category(setup.mode()),
                 setup,
                 EngineAdaptivePolicy.Estimator.POPULATION,
-                java.util.EnumSet.of(
-                    io.freshet.cadence.estimate.KindMixture.Kind.HAZARD,
-                    io.freshet.cadence.estimate.KindMixture.Kind.BURSTY)));
+                EngineAdaptivePolicy.Variant.KINDS));
     m.put("feed_frequency", setup -> new EngineFeedFrequencyPolicy(engine));
     m.put(
         "signal_adaptive",
