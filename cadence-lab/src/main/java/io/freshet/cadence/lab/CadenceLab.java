@@ -9,6 +9,7 @@ import io.freshet.cadence.sim.Trace;
 import io.freshet.cadence.sim.TraceCsv;
 import io.freshet.cadence.sim.TraceFormatException;
 import io.freshet.cadence.sim.TraceGenerator;
+import io.freshet.cadence.sim.TraceSplit;
 import io.freshet.cadence.sim.WindowSpread;
 import io.freshet.cadence.sim.peer.PolicyCatalog;
 import java.io.BufferedReader;
@@ -281,6 +282,24 @@ public final class CadenceLab implements Callable<Integer> {
     boolean tunePeers;
 
     @Option(
+        names = "--half",
+        paramLabel = "tuning|held-out",
+        converter = HalfArg.class,
+        description =
+            "keep only one half of the sources (split by a hash of the source id); the budget is"
+                + " scaled by the share of sources kept")
+    TraceSplit.Half half;
+
+    @Option(
+        names = "--grid-minutes",
+        paramLabel = "N",
+        converter = PositiveInt.class,
+        description =
+            "move every change time up to the next multiple of N minutes (first-seen times left on"
+                + " a poll grid instead of spread over the poll interval)")
+    Integer gridMinutes;
+
+    @Option(
         names = "--shifts",
         paramLabel = "N",
         defaultValue = "1",
@@ -498,6 +517,19 @@ public final class CadenceLab implements Callable<Integer> {
     }
   }
 
+  /** {@code --half}. */
+  static final class HalfArg implements ITypeConverter<TraceSplit.Half> {
+    @Override
+    public TraceSplit.Half convert(String v) {
+      return switch (v.trim().toLowerCase(Locale.ROOT)) {
+        case "tuning" -> TraceSplit.Half.TUNING;
+        case "held-out" -> TraceSplit.Half.HELD_OUT;
+        default ->
+            throw new TypeConversionException("expected tuning or held-out, got '" + v + "'");
+      };
+    }
+  }
+
   private static void simulate(Simulate a, PrintStream out, PrintStream err)
       throws IOException, InterruptedException {
     Path tracePath = a.trace;
@@ -523,6 +555,27 @@ public final class CadenceLab implements Callable<Integer> {
         (System.nanoTime() - t0) / 1e9);
     if (trace.sources() == 0) {
       throw new UsageException("--trace: " + tracePath + " holds no changes");
+    }
+    if (a.gridMinutes != null) {
+      trace = TraceSplit.onGrid(trace, a.gridMinutes * 60L);
+      err.printf(
+          Locale.ROOT, "[cadence-lab] change times moved onto a %d-minute grid%n", a.gridMinutes);
+    }
+    if (a.half != null) {
+      int all = trace.sources();
+      trace = TraceSplit.half(trace, a.half);
+      if (trace.sources() == 0) {
+        throw new UsageException("--half: no source of " + tracePath + " falls in that half");
+      }
+      budget = budget * trace.sources() / all;
+      err.printf(
+          Locale.ROOT,
+          "[cadence-lab] %s half: %d of %d sources, %d changes; budget scaled to %.3f/h%n",
+          a.half == TraceSplit.Half.TUNING ? "tuning" : "held-out",
+          trace.sources(),
+          all,
+          trace.changes(),
+          budget);
     }
     long from = fromArg != null ? fromArg : trace.start();
     long to = toArg != null ? toArg : trace.end() + 1;
@@ -675,12 +728,14 @@ public final class CadenceLab implements Callable<Integer> {
     List<String> out = new ArrayList<>();
     for (String p : spec.split(",")) {
       String name = p.trim();
-      if (!PolicyCatalog.NAMES.contains(name)) {
+      if (!PolicyCatalog.NAMES.contains(name) && !PolicyCatalog.OPTIONAL.contains(name)) {
         throw new UsageException(
             "--policies: unknown policy '"
                 + name
                 + "'; allowed: all, "
-                + String.join(", ", PolicyCatalog.NAMES));
+                + String.join(", ", PolicyCatalog.NAMES)
+                + ", "
+                + String.join(", ", PolicyCatalog.OPTIONAL));
       }
       if (!out.contains(name)) {
         out.add(name);

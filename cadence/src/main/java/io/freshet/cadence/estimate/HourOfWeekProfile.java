@@ -75,6 +75,37 @@ public final class HourOfWeekProfile {
     total += 1;
   }
 
+  /**
+   * A change known only to have happened in ({@code from}, {@code to}] — a page seen changed —
+   * recorded at {@code now}: its one count is shared among the interval's hours in proportion to
+   * {@code prior} (the rate multipliers believed so far, e.g. the population's; null = flat), the
+   * expected share of each hour given that belief (one E-step).
+   */
+  public void addSpread(long from, long to, double[] prior, long now) {
+    if (to <= from) {
+      return;
+    }
+    decayTo(now);
+    long first = Math.floorDiv(from, 3600L);
+    long last = Math.floorDiv(to - 1, 3600L);
+    int n = (int) Math.min(HOURS, last - first + 1);
+    double sum = 0;
+    double[] w = new double[n];
+    for (int i = 0; i < n; i++) {
+      long hour = first + i;
+      double part = (Math.min(to, (hour + 1) * 3600) - Math.max(from, hour * 3600)) / 3600.0;
+      w[i] = part * (prior == null ? 1.0 : prior[hourOfWeek(hour * 3600)]);
+      sum += w[i];
+    }
+    if (!(sum > 0)) {
+      return;
+    }
+    for (int i = 0; i < n; i++) {
+      counts[hourOfWeek((first + i) * 3600)] += w[i] / sum;
+    }
+    total += 1;
+  }
+
   /** Items recorded (after forgetting). */
   public double total() {
     return total;

@@ -29,6 +29,14 @@ public final class PolicyCatalog {
           "miniflux",
           "commafeed");
 
+  /**
+   * Candidates run only when named in {@code --policies}, measured but not (yet) adopted into
+   * {@code adaptive}: {@code adaptive_rhythm} (a weekly rhythm for pages and the starvation
+   * ceiling) and {@code adaptive_kinds} (that plus a per-source mixture of the population hazard
+   * model and a self-exciting one, {@link io.freshet.cadence.estimate.KindMixture}).
+   */
+  public static final List<String> OPTIONAL = List.of("adaptive_rhythm", "adaptive_kinds");
+
   private PolicyCatalog() {}
 
   /**
@@ -45,6 +53,24 @@ public final class PolicyCatalog {
         setup ->
             new EngineAdaptivePolicy(
                 engine, category(setup.mode()), setup, EngineAdaptivePolicy.Estimator.TRACKER));
+    m.put(
+        "adaptive_rhythm",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.RHYTHM));
+    m.put(
+        "adaptive_kinds",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.KINDS));
     m.put("feed_frequency", setup -> new EngineFeedFrequencyPolicy(engine));
     m.put(
         "signal_adaptive",

@@ -1,0 +1,165 @@
+package io.freshet.cadence.estimate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.freshet.cadence.estimate.KindMixture.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The mixture on synthetic sources whose kind is known, fetched hourly: the weights move to the
+ * true kind within a stated number of fetches. The mean rate is given (as the posterior would give
+ * it); the "hazard" model here is a made-up shape (three times the mean in the 3 h after a change,
+ * a third of it later), so that it differs from both the Poisson and the bursty model.
+ */
+class KindMixtureTest {
+
+  private static final long HOUR = 3600;
+  private static final double MEMORY_HOURS = 60 * 24;
+
+  /** Feeds one source's hourly counts to a mixture; returns the weights after each fetch. */
+  private static List<double[]> run(int[] counts, double mean) {
+    KindMixture m = new KindMixture(MEMORY_HOURS);
+    double[] prior = new KindMixture.Population().weights();
+    List<double[]> out = new ArrayList<>();
+    long lastChange = Long.MIN_VALUE;
+    for (int h = 0; h < counts.length; h++) {
+      long from = h * HOUR;
+      long now = from + HOUR;
+      double shape =
+          lastChange == Long.MIN_VALUE ? 1 : (from - lastChange < 3 * HOUR ? 3.0 : 1.0 / 3);
+      double[] expected = new double[KindMixture.KINDS];
+      expected[Kind.POISSON.ordinal()] = mean;
+      expected[Kind.HAZARD.ordinal()] = mean * shape;
+      expected[Kind.BURSTY.ordinal()] = mean * shape + m.excitation().expected(from, 1);
+      expected[Kind.DEAD.ordinal()] = KindMixture.DEAD_RATE;
+      m.observeCount(now, expected, counts[h]);
+      for (int i = 0; i < counts[h]; i++) {
+        m.excitation().add(from + (i + 1) * HOUR / (counts[h] + 1));
+        lastChange = from + HOUR / 2;
+      }
+      out.add(m.weights(prior, new double[KindMixture.KINDS]));
+    }
+    return out;
+  }
+
+  /** The first fetch from which the kind keeps a weight above one half. */
+  private static int settledAfter(List<double[]> weights, Kind kind, int from) {
+    int settled = -1;
+    for (int i = from; i < weights.size(); i++) {
+      if (weights.get(i)[kind.ordinal()] > 0.5) {
+        if (settled < 0) {
+          settled = i - from + 1;
+        }
+      } else {
+        settled = -1;
+      }
+    }
+    return settled;
+  }
+
+  private static int poisson(Random r, double mean) {
+    double l = Math.exp(-mean);
+    int k = 0;
+    double p = r.nextDouble();
+    while (p > l) {
+      p *= r.nextDouble();
+      k++;
+    }
+    return k;
+  }
+
+  @Test
+  void aPoissonSourceIsToldWithinTwoHundredFetches() {
+    Random r = new Random(1);
+    int[] counts = new int[600];
+    for (int h = 0; h < counts.length; h++) {
+      counts[h] = poisson(r, 0.3);
+    }
+    List<double[]> w = run(counts, 0.3);
+    assertThat(settledAfter(w, Kind.POISSON, 0)).isBetween(1, 200);
+    assertThat(w.getLast()[Kind.POISSON.ordinal()]).isGreaterThan(0.8);
+  }
+
+  @Test
+  void aBurstySourceLeadsWithinTwoDays() {
+    // bursts of 2 items an hour for 3 hours, once a day: a quarter of an item an hour on average
+    int[] counts = new int[24 * 30];
+    for (int d = 0; d < 30; d++) {
+      for (int h = 0; h < 3; h++) {
+        counts[d * 24 + 10 + h] = 2;
+      }
+    }
+    List<double[]> w = run(counts, 0.25);
+    for (int i = 0; i < w.size(); i += 24)
+      System.out.println("DBG " + i + " " + java.util.Arrays.toString(w.get(i)));
+    // the hazard model also expects more changes right after one, so the two stay close at first;
+    // the source's own excitation, which grows with the size of its bursts, leads from day two
+    for (int i = 48; i < w.size(); i++) {
+      double[] at = w.get(i);
+      for (Kind k : Kind.values()) {
+        assertThat(at[Kind.BURSTY.ordinal()]).isGreaterThanOrEqualTo(at[k.ordinal()]);
+      }
+    }
+    assertThat(w.getLast()[Kind.BURSTY.ordinal()]).isGreaterThan(0.75);
+    assertThat(w.getLast()[Kind.POISSON.ordinal()]).isLessThan(1e-6);
+  }
+
+  @Test
+  void aSourceThatFollowsTheHazardIsTold() {
+    Random r = new Random(2);
+    int[] counts = new int[2000];
+    long sinceChange = 1000;
+    for (int h = 0; h < counts.length; h++) {
+      double mean = 0.1 * (sinceChange < 3 ? 3.0 : 1.0 / 3);
+      counts[h] = poisson(r, mean);
+      sinceChange = counts[h] > 0 ? 0 : sinceChange + 1;
+    }
+    List<double[]> w = run(counts, 0.1);
+    assertThat(settledAfter(w, Kind.HAZARD, 0)).isBetween(1, 1000);
+  }
+
+  @Test
+  void aDeadSourceIsToldWithinTwoDays() {
+    List<double[]> w = run(new int[24 * 10], 0.05);
+    assertThat(settledAfter(w, Kind.DEAD, 0)).isBetween(1, 48);
+  }
+
+  @Test
+  void aSourceThatDiesMidRunMovesToDead() {
+    Random r = new Random(3);
+    int[] counts = new int[24 * 60];
+    for (int h = 0; h < 24 * 30; h++) {
+      counts[h] = poisson(r, 0.3);
+    }
+    List<double[]> w = run(counts, 0.3);
+    assertThat(w.get(24 * 30 - 1)[Kind.DEAD.ordinal()]).isLessThan(0.01);
+    // scores fade over the 60-day memory, so a month of lively history is outweighed within days
+    assertThat(settledAfter(w, Kind.DEAD, 24 * 30)).isBetween(1, 24 * 4);
+  }
+
+  @Test
+  void withoutEvidenceTheWeightsAreThePopulations() {
+    KindMixture.Population p = new KindMixture.Population();
+    p.accumulate(new double[] {0.7, 0.1, 0.1, 0.1});
+    p.accumulate(new double[] {0.7, 0.1, 0.1, 0.1});
+    p.commit();
+    double[] w = new KindMixture(MEMORY_HOURS).weights(p.weights(), new double[4]);
+    assertThat(w).containsExactly(p.weights());
+    assertThat(w[0]).isCloseTo((1.4 + 0.25) / 3, org.assertj.core.data.Offset.offset(1e-12));
+  }
+
+  @Test
+  void aSnapshotRestoresExactly() {
+    KindMixture m = new KindMixture(MEMORY_HOURS);
+    m.observeCount(HOUR, new double[] {0.1, 0.2, 0.3, 1e-6}, 1);
+    m.excitation().add(HOUR / 2);
+    KindMixture back = KindMixture.restore(MEMORY_HOURS, m.snapshot());
+    double[] prior = new KindMixture.Population().weights();
+    assertThat(back.weights(prior, new double[4])).containsExactly(m.weights(prior, new double[4]));
+    assertThat(back.excitation().at(2 * HOUR)).isEqualTo(m.excitation().at(2 * HOUR));
+    assertThat(back.snapshot().version()).isEqualTo(KindMixture.Snapshot.VERSION);
+  }
+}
