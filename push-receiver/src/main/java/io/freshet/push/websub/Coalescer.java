@@ -40,4 +40,9 @@ public final class Coalescer {
     lastAdmitted.put(sourceId, now);
     return true;
   }
+
+  /** Undoes the last admission of {@code sourceId} (its fetch could not be asked for). */
+  public synchronized void forget(String sourceId) {
+    lastAdmitted.remove(sourceId);
+  }
 }

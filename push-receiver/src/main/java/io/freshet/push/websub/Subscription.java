@@ -68,6 +68,28 @@ public record Subscription(
         null);
   }
 
+  /**
+   * A new subscription whose subscribe request is still to be sent: {@code REQUESTED} with nothing
+   * pending, so the next round sends it at once.
+   */
+  public static Subscription create(
+      UUID id, String sourceId, String tenantId, URI topic, URI hub, Tokens tokens) {
+    return new Subscription(
+        id,
+        sourceId,
+        tenantId,
+        topic,
+        hub,
+        tokens.callbackToken(),
+        tokens.secret(),
+        SubscriptionState.REQUESTED,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
   /** Whether a notification may be accepted now: verified and inside its lease. */
   public boolean live(Instant now) {
     return state.receives() && leaseExpiresAt != null && now.isBefore(leaseExpiresAt);
