@@ -35,7 +35,7 @@ class SourceFactsListener {
       containerFactory = "recordListenerFactory")
   void onRequested(ConsumerRecord<String, byte[]> record) {
     FetchRequested r = requests.decode(record);
-    if (r == null) {
+    if (r == null || !plausibleId(r.getSourceId())) {
       return;
     }
     facts.requested(
@@ -53,7 +53,7 @@ class SourceFactsListener {
       containerFactory = "recordListenerFactory")
   void onCompleted(ConsumerRecord<String, byte[]> record) {
     FetchCompleted c = outcomes.decode(record);
-    if (c == null) {
+    if (c == null || !plausibleId(c.getSourceId())) {
       return;
     }
     // Only a read document says what it announces: a 304 or a failure says nothing of it.
@@ -61,5 +61,10 @@ class SourceFactsListener {
       facts.announced(
           c.getSourceId(), c.getTenantId(), c.getHubUrl(), c.getSelfUrl(), c.getFinishedAt());
     }
+  }
+
+  /** Freshet's source ids are UUIDs; anything blank or over 256 characters is not stored. */
+  private static boolean plausibleId(String id) {
+    return id != null && !id.isBlank() && id.length() <= 256;
   }
 }
