@@ -143,8 +143,14 @@ public class SubscriptionRounds {
             outcome,
             props.verifyTimeout());
       }
-      if (step.send() == Intent.UNSUBSCRIBE && outcome == HubClient.Outcome.BLOCKED) {
-        store.save(step.next().unsubscribed(), clock.instant());
+      if (outcome == HubClient.Outcome.BLOCKED) {
+        // A hub we may not contact never will be: stop asking instead of retrying every
+        // verify-timeout. A new hub or topic announced makes a new subscription.
+        store.save(
+            step.send() == Intent.UNSUBSCRIBE
+                ? step.next().unsubscribed()
+                : step.next().denied("hub address not allowed"),
+            clock.instant());
       }
     }
     store.countByState().forEach((state, n) -> byState.get(state).set(n));
