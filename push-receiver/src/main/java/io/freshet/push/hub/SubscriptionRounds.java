@@ -117,8 +117,8 @@ public class SubscriptionRounds {
       }
       Subscription s = open.subscription();
       LeasePlan.Step step = plan.next(s, open.wanted());
-      if (!step.next().equals(s)) {
-        store.save(step.next(), clock.instant());
+      if (!step.next().equals(s) && !store.transition(s, step.next(), clock.instant())) {
+        continue; // changed since it was read (a hub verified meanwhile): the next round decides
       }
       if (step.send() == null) {
         continue;

@@ -102,6 +102,35 @@ public class SubscriptionStore {
         .update();
   }
 
+  /**
+   * Stores {@code next} only if the row still stands where {@code current} says (same state and
+   * pending intent): a round that read the row before a hub's verification changed it must not
+   * overwrite the verification.
+   *
+   * @return whether it was stored
+   */
+  public boolean transition(Subscription current, Subscription next, Instant now) {
+    return jdbc.sql(
+                """
+                UPDATE subscriptions SET state = :state, pending_since = :pending,
+                    lease_started_at = :leaseStart, lease_expires_at = :leaseEnd,
+                    reason = :reason, updated_at = :now
+                WHERE id = :id AND state = :oldState
+                  AND pending_since IS NOT DISTINCT FROM :oldPending
+                """)
+            .param("state", next.state().name())
+            .param("pending", ts(next.pendingSince()))
+            .param("leaseStart", ts(next.leaseStartedAt()))
+            .param("leaseEnd", ts(next.leaseExpiresAt()))
+            .param("reason", next.reason())
+            .param("now", ts(now))
+            .param("id", next.id())
+            .param("oldState", current.state().name())
+            .param("oldPending", ts(current.pendingSince()))
+            .update()
+        > 0;
+  }
+
   /** Records an accepted notification. */
   public void notified(UUID id, Instant at) {
     jdbc.sql("UPDATE subscriptions SET last_notification_at = :at WHERE id = :id")

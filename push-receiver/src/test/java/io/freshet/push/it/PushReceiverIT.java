@@ -65,6 +65,7 @@ class PushReceiverIT {
   @Autowired FreshetTopics topics;
   @Autowired SubscriptionRounds rounds;
   @Autowired MeterRegistry meters;
+  @Autowired io.freshet.push.store.SubscriptionStore store;
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -433,6 +434,34 @@ class PushReceiverIT {
                         "600"))
                 .body())
         .isEqualTo("r");
+    assertThat(state(source)).isEqualTo("ACTIVE");
+  }
+
+  @Test
+  void aRoundThatReadTheRowBeforeAVerificationDoesNotOverwriteIt() throws Exception {
+    String source = "src-" + UUID.randomUUID();
+    String topic = "https://blog.example/" + source + "/feed.xml";
+    fetched(source, topic, hub.url("/hub"), null);
+    var form = awaitHubRequest("subscribe", topic, 1);
+    String callback = form.get("hub.callback");
+    var stale = store.byToken(callback.substring(callback.lastIndexOf('/') + 1)).orElseThrow();
+
+    assertThat(
+            get(
+                    callback,
+                    Map.of(
+                        "hub.mode",
+                        "subscribe",
+                        "hub.topic",
+                        topic,
+                        "hub.challenge",
+                        "c",
+                        "hub.lease_seconds",
+                        "600"))
+                .statusCode())
+        .isEqualTo(200);
+
+    assertThat(store.transition(stale, stale.requested(Instant.now()), Instant.now())).isFalse();
     assertThat(state(source)).isEqualTo("ACTIVE");
   }
 
