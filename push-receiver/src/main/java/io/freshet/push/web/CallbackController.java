@@ -101,7 +101,12 @@ class CallbackController {
     var answer = verification.answer(s, query);
     return switch (answer) {
       case Verification.Answer.Echo echo -> {
-        store.save(echo.next(), clock.instant());
+        if (!store.transition(s, echo.next(), clock.instant())) {
+          // The round moved the subscription on since it was read (a request sent again): the
+          // hub verifies that one next.
+          verified("not_found");
+          yield ResponseEntity.notFound().build();
+        }
         verified("echoed_" + query.get("hub.mode"));
         log.info(
             "hub {} verified {} of source {}: {}",
@@ -115,7 +120,7 @@ class CallbackController {
             .body(echo.challenge());
       }
       case Verification.Answer.Denied denied -> {
-        store.save(denied.next(), clock.instant());
+        store.save(denied.next(), clock.instant()); // a denial stands whatever the round did
         verified("denied");
         log.warn(
             "hub {} denied the subscription of source {} to {}: {}",
