@@ -36,7 +36,7 @@ class MonitoringTest {
 
   @BeforeAll
   static void readTheCode() throws IOException {
-    series = ServiceMeters.series(ServiceMeters.scan(ROOT, FreshetProject.SERVICES));
+    series = ServiceMeters.series(ServiceMeters.scan(ROOT, FreshetProject.METERED_SERVICES));
     Set<String> jobs = new TreeSet<>(FreshetProject.SERVICES);
     jobs.add("prometheus");
     catalogue =

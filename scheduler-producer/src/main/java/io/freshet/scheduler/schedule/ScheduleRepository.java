@@ -126,6 +126,21 @@ public class ScheduleRepository {
       RETURNING next_due_at, lease_until, lease_until IS NOT NULL AND lease_until > :now
       """;
 
+  // A notification no newer than the last one applied matches no row: redelivery and replays of
+  // PushReceived ask for no second fetch. Otherwise the same as REQUEST_FETCH.
+  private static final String REQUEST_PUSHED_FETCH =
+      """
+      UPDATE scheduler.sources SET
+          manual_requested = true,
+          push_received_at = :receivedAt,
+          next_due_at = CASE WHEN lease_until IS NULL OR lease_until <= :now
+                             THEN least(next_due_at, :now) ELSE next_due_at END,
+          updated_at = :now
+      WHERE id = :id AND enabled
+        AND (push_received_at IS NULL OR push_received_at < :receivedAt)
+      RETURNING next_due_at, lease_until, lease_until IS NOT NULL AND lease_until > :now
+      """;
+
   // Older stats than the stored ones (redelivery, compaction replays) match no row: the check is in
   // the statement, so two deliveries racing cannot store the older one last.
   private static final String STORE_STATS =
@@ -269,6 +284,25 @@ public class ScheduleRepository {
   public Optional<FetchRequest> requestFetch(UUID id, Instant now) {
     return jdbc.sql(REQUEST_FETCH)
         .param("id", id)
+        .param("now", ts(now))
+        .query(
+            (rs, n) ->
+                new FetchRequest(
+                    ScheduleRow.instant(rs, "next_due_at"),
+                    ScheduleRow.instant(rs, "lease_until"),
+                    rs.getBoolean(3)))
+        .optional();
+  }
+
+  /**
+   * The fetch-now of {@link #requestFetch} for a WebSub notification received at {@code
+   * receivedAt}, at most once per notification: empty when the source is unknown or disabled, or a
+   * notification as new or newer was already applied.
+   */
+  public Optional<FetchRequest> requestPushedFetch(UUID id, Instant receivedAt, Instant now) {
+    return jdbc.sql(REQUEST_PUSHED_FETCH)
+        .param("id", id)
+        .param("receivedAt", ts(receivedAt))
         .param("now", ts(now))
         .query(
             (rs, n) ->

@@ -3,6 +3,7 @@ package io.freshet.schemas.topic;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
+import io.freshet.schemas.avro.PushReceived;
 import io.freshet.schemas.avro.SourceStats;
 import io.freshet.schemas.serde.AvroSerdes;
 import io.freshet.schemas.serde.RegistrySettings;
@@ -11,7 +12,7 @@ import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * Freshet's four topics, with their serdes bound to one schema registry. Build one per service from
+ * Freshet's five topics, with their serdes bound to one schema registry. Build one per service from
  * its configuration; the instance is immutable.
  *
  * <p>Keys are UTF-8 strings: the source's host for {@code FetchRequested} (so one host's requests
@@ -23,6 +24,7 @@ public final class FreshetTopics {
   public static final String CONTENT_FETCHED = "freshet.content.fetched.v1";
   public static final String FETCH_COMPLETED = "freshet.fetch.completed.v1";
   public static final String SOURCE_STATS = "freshet.source.stats.v1";
+  public static final String PUSH_RECEIVED = "freshet.push.received.v1";
 
   /** Default partition count: enough fetch-worker instances for a mid-size deployment. */
   public static final int DEFAULT_PARTITIONS = 12;
@@ -31,6 +33,7 @@ public final class FreshetTopics {
   private final Topic<String, ContentFetched> contentFetched;
   private final Topic<String, FetchCompleted> fetchCompleted;
   private final Topic<String, SourceStats> sourceStats;
+  private final Topic<String, PushReceived> pushReceived;
 
   private FreshetTopics(RegistrySettings registry, int partitions) {
     var serdes = new AvroSerdes(registry);
@@ -62,6 +65,13 @@ public final class FreshetTopics {
             serdes.valueSerde(SourceStats.class),
             partitions,
             Map.of("cleanup.policy", "compact", "min.compaction.lag.ms", "60000"));
+    this.pushReceived =
+        new Topic<>(
+            PUSH_RECEIVED,
+            Serdes.String(),
+            serdes.valueSerde(PushReceived.class),
+            partitions,
+            Map.of());
   }
 
   /** The topics with {@link #DEFAULT_PARTITIONS} partitions each. */
@@ -90,8 +100,13 @@ public final class FreshetTopics {
     return sourceStats;
   }
 
-  /** All four topics, in data-flow order. */
+  /** WebSub notifications the push-receiver accepted, keyed by source id. */
+  public Topic<String, PushReceived> pushReceived() {
+    return pushReceived;
+  }
+
+  /** All five topics, in data-flow order. */
   public List<Topic<String, ?>> all() {
-    return List.of(fetchRequested, contentFetched, fetchCompleted, sourceStats);
+    return List.of(fetchRequested, contentFetched, fetchCompleted, sourceStats, pushReceived);
   }
 }

@@ -1,0 +1,72 @@
+package io.freshet.push.config;
+
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * {@code freshet.push.*}: the receiver's settings (documented in push-receiver/README.md and
+ * application.yml).
+ *
+ * @param publicBaseUrl the URL hubs reach this service at from the internet; callbacks are {@code
+ *     <publicBaseUrl>/websub/<token>}
+ * @param secretKey base64 of 32 bytes: the AES key the subscriptions' secrets and tokens are stored
+ *     under (its own key, not the scheduler's credentials key)
+ * @param lease the lease asked of hubs ({@code hub.lease_seconds}); a hub may grant another
+ * @param renewAt the share of a granted lease after which it is renewed
+ * @param verifyTimeout how long a request waits for the hub's verification before it is sent again
+ * @param pendingFor how long after a request the hub's verification is still answered
+ * @param roundInterval pause between two rounds of subscribing, renewing and unsubscribing
+ * @param roundBatch most subscriptions one round sends requests for
+ * @param maxSilence a source no fetch has announced its hub for this long no longer wants push
+ *     (disabled, deleted, or the hub is gone): its subscription is unsubscribed
+ * @param hubTimeout how long a request to a hub may take
+ * @param allowPrivateHubs whether hubs on loopback, private or link-local addresses may be
+ *     contacted (tests and local demos only)
+ * @param maxBodySize the largest notification body read; 413 beyond
+ * @param coalesceWindow notifications for one source within this of an accepted one cause no
+ *     further fetch
+ * @param hubRate notifications per second each hub host may send (sustained)
+ * @param hubBurst notifications a hub host may send at once
+ * @param listenerConcurrency consumers per listener in this instance
+ */
+@ConfigurationProperties("freshet.push")
+public record PushProperties(
+    URI publicBaseUrl,
+    String secretKey,
+    Duration lease,
+    double renewAt,
+    Duration verifyTimeout,
+    Duration pendingFor,
+    Duration roundInterval,
+    int roundBatch,
+    Duration maxSilence,
+    Duration hubTimeout,
+    boolean allowPrivateHubs,
+    DataSize maxBodySize,
+    Duration coalesceWindow,
+    double hubRate,
+    int hubBurst,
+    int listenerConcurrency) {
+
+  public PushProperties {
+    if (publicBaseUrl == null
+        || !("https".equals(publicBaseUrl.getScheme()) || "http".equals(publicBaseUrl.getScheme()))
+        || publicBaseUrl.getHost() == null) {
+      throw new IllegalArgumentException(
+          "freshet.push.public-base-url: must be the http(s) URL hubs reach this service at, got "
+              + publicBaseUrl);
+    }
+    if (secretKey == null || secretKey.isBlank()) {
+      throw new IllegalArgumentException(
+          "freshet.push.secret-key: required (base64 of 32 bytes, e.g. openssl rand -base64 32)");
+    }
+  }
+
+  /** Never the key. */
+  @Override
+  public String toString() {
+    return "PushProperties[publicBaseUrl=" + publicBaseUrl + ", lease=" + lease + "]";
+  }
+}

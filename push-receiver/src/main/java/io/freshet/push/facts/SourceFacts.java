@@ -1,0 +1,89 @@
+package io.freshet.push.facts;
+
+import java.net.URI;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Locale;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * {@code push.sources}: what the fetches said of each source — the URL the scheduler asks for
+ * (FetchRequested), and the hub and self URL the document announced (FetchCompleted). Every URL is
+ * checked before it is stored: absolute http(s), at most {@value #MAX_URL} characters; anything
+ * else counts as not announced.
+ */
+@Repository
+public class SourceFacts {
+
+  static final int MAX_URL = 2048;
+
+  private final JdbcClient jdbc;
+
+  public SourceFacts(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /** A fetch of the source was requested at {@code at} for {@code url}. */
+  public void requested(
+      String sourceId, String tenantId, String url, boolean credentials, Instant at) {
+    jdbc.sql(
+            """
+            INSERT INTO sources (source_id, tenant_id, url, private, requested_at, updated_at)
+            VALUES (:id, :tenant, :url, :private, :at, :at)
+            ON CONFLICT (source_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id,
+                url = EXCLUDED.url, private = EXCLUDED.private,
+                requested_at = GREATEST(sources.requested_at, EXCLUDED.requested_at),
+                updated_at = EXCLUDED.updated_at
+            """)
+        .param("id", sourceId)
+        .param("tenant", tenantId == null ? "" : tenantId)
+        .param("url", httpUrl(url))
+        .param("private", credentials)
+        .param("at", Timestamp.from(at))
+        .update();
+  }
+
+  /**
+   * A successful fetch finished at {@code at} and read the document's hub and self URLs (each null
+   * when not announced): a null hub means the source no longer announces one.
+   */
+  public void announced(String sourceId, String tenantId, String hub, String self, Instant at) {
+    String hubUrl = httpUrl(hub);
+    jdbc.sql(
+            """
+            INSERT INTO sources (source_id, tenant_id, hub_url, self_url, announced_at, updated_at)
+            VALUES (:id, :tenant, :hub, :self, :announced, :at)
+            ON CONFLICT (source_id) DO UPDATE SET hub_url = EXCLUDED.hub_url,
+                self_url = EXCLUDED.self_url,
+                announced_at = COALESCE(EXCLUDED.announced_at, sources.announced_at),
+                updated_at = EXCLUDED.updated_at
+            """)
+        .param("id", sourceId)
+        .param("tenant", tenantId == null ? "" : tenantId)
+        .param("hub", hubUrl)
+        .param("self", hubUrl == null ? null : httpUrl(self))
+        .param("announced", hubUrl == null ? null : Timestamp.from(at))
+        .param("at", Timestamp.from(at))
+        .update();
+  }
+
+  /** {@code s} when it is an absolute http(s) URL with a host and no user info, else null. */
+  static String httpUrl(String s) {
+    if (s == null || s.isEmpty() || s.length() > MAX_URL) {
+      return null;
+    }
+    try {
+      URI u = new URI(s);
+      String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+      if (!(scheme.equals("http") || scheme.equals("https"))
+          || u.getHost() == null
+          || u.getRawUserInfo() != null) {
+        return null;
+      }
+      return u.toString();
+    } catch (java.net.URISyntaxException e) {
+      return null;
+    }
+  }
+}
