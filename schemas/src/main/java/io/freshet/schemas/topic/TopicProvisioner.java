@@ -74,7 +74,7 @@ public final class TopicProvisioner {
 
   private TopicProvisioner() {}
 
-  /** The admin requests for Freshet's four topics under {@code settings}. */
+  /** The admin requests for Freshet's topics under {@code settings}. */
   public static List<NewTopic> freshetTopics(FreshetTopics topics, Settings settings) {
     return topics.all().stream()
         .map(

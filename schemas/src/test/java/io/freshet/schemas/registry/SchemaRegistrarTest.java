@@ -40,7 +40,8 @@ class SchemaRegistrarTest {
             "freshet.fetch.requested.v1-value",
             "freshet.content.fetched.v1-value",
             "freshet.fetch.completed.v1-value",
-            "freshet.source.stats.v1-value");
+            "freshet.source.stats.v1-value",
+            "freshet.api.keys.v1-value");
   }
 
   private int run(String... args) {
