@@ -126,6 +126,7 @@ public class SecurityKitAutoConfiguration {
       KeyUse use,
       ProblemWriter problems,
       ObjectProvider<ApiKeyRules> serviceRules,
+      SecuritySettings settings,
       Environment env)
       throws Exception {
     RequestMatcher onManagementPort = managementPort(env);
@@ -153,7 +154,11 @@ public class SecurityKitAutoConfiguration {
                   .requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/error")
                   .permitAll()
                   .requestMatchers(onManagementPort)
-                  .permitAll()
+                  .permitAll();
+              if (settings.publicPrometheus()) {
+                rules.requestMatchers(HttpMethod.GET, "/actuator/prometheus").permitAll();
+              }
+              rules
                   .requestMatchers("/actuator", "/actuator/**")
                   .hasRole("ADMIN");
               serviceRules.orderedStream().forEach(r -> r.apply(rules));

@@ -93,8 +93,8 @@ class OpenApiConfig {
 
   /**
    * The errors every operation can answer, each with the problem body: 400 for a bad request, 401
-   * without a valid key, 403 for a key whose role is not enough, 404 for an unknown id, 413 for
-   * a body over the limit, 503 while the database is down; and the problem body on the 4xx the
+   * without a valid key, 403 for a key whose role is not enough, 404 for an unknown id, 413 for a
+   * body over the limit, 503 while the database is down; and the problem body on the 4xx the
    * controllers document themselves (409), in place of the return type springdoc puts there.
    */
   @Bean
@@ -134,7 +134,9 @@ class OpenApiConfig {
     add(
         responses,
         "403",
-        read ? "The key's role may not read this" : "The key's role may not do this (a read key never writes)");
+        read
+            ? "The key's role may not read this"
+            : "The key's role may not do this (a read key never writes)");
     if (path.contains("{")) {
       add(responses, "404", "Nothing with this id");
     }
