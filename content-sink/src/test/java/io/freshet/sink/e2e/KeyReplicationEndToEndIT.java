@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -28,10 +29,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One identity across the services, with the real broker, registry and PostgreSQL and both
- * services in this JVM (profile {@code e2e} puts scheduler-producer on the test classpath): a key
- * made on the scheduler authorises here, and once revoked there is refused here within a minute,
- * without either service calling the other — only the key topic joins them.
+ * One identity across the services, with the real broker, registry and PostgreSQL and both services
+ * in this JVM (profile {@code e2e} puts scheduler-producer on the test classpath): a key made on
+ * the scheduler authorises here, and once revoked there is refused here within a minute, without
+ * either service calling the other — only the key topic joins them.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class KeyReplicationEndToEndIT extends SinkItSupport {
@@ -53,7 +54,8 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
     }
     String db = Infrastructure.postgres().createDatabase("keys_e2e");
     // This module's application.yml shadows the scheduler's on a shared classpath: its settings
-    // that matter here are given explicitly.
+    // that matter here are given explicitly. Both modules' migrations are classpath:db/migration,
+    // so the scheduler's are taken from its sources.
     scheduler =
         new SpringApplicationBuilder(SchedulerApplication.class)
             .run(
@@ -64,6 +66,8 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
                 "--spring.datasource.hikari.schema=scheduler",
                 "--spring.flyway.schemas=scheduler",
                 "--spring.flyway.default-schema=scheduler",
+                "--spring.flyway.locations=filesystem:"
+                    + Path.of("../scheduler-producer/src/main/resources/db/migration").toAbsolutePath(),
                 "--spring.kafka.consumer.group-id=e2e-scheduler-" + UUID.randomUUID(),
                 "--spring.kafka.consumer.auto-offset-reset=earliest",
                 "--freshet.security.admin-key=" + SCHEDULER_ADMIN,
@@ -82,8 +86,8 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
     }
   }
 
-  private HttpResponse<String> send(
-      int port, String method, String path, String body, String key) throws Exception {
+  private HttpResponse<String> send(int port, String method, String path, String body, String key)
+      throws Exception {
     var request =
         HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
             .method(
@@ -105,11 +109,21 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
       CapturedOutput output) throws Exception {
     String tenant = "e2e-" + UUID.randomUUID().toString().substring(0, 8);
     assertThat(
-            send(schedulerPort, "POST", "/tenants", "{\"id\": \"" + tenant + "\", \"tier\": \"pro\"}", SCHEDULER_ADMIN)
+            send(
+                    schedulerPort,
+                    "POST",
+                    "/tenants",
+                    "{\"id\": \"" + tenant + "\", \"tier\": \"pro\"}",
+                    SCHEDULER_ADMIN)
                 .statusCode())
         .isEqualTo(201);
     var created =
-        send(schedulerPort, "POST", "/keys", "{\"tenant_id\": \"" + tenant + "\", \"role\": \"read\"}", SCHEDULER_ADMIN);
+        send(
+            schedulerPort,
+            "POST",
+            "/keys",
+            "{\"tenant_id\": \"" + tenant + "\", \"role\": \"read\"}",
+            SCHEDULER_ADMIN);
     assertThat(created.statusCode()).isEqualTo(201);
     JsonNode body = JsonMapper.shared().readTree(created.body());
     String id = body.get("id").stringValue();
@@ -149,7 +163,9 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
   @Test
   void onTheSinksPublicPortEnvHeapdumpAndConfigpropsAreNotThere() throws Exception {
     for (String path :
-        new String[] {"/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"}) {
+        new String[] {
+          "/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"
+        }) {
       assertThat(send(port, "GET", path, null, null).statusCode()).as(path).isIn(200, 503);
     }
     for (String path : new String[] {"/actuator/prometheus", "/actuator/metrics"}) {
@@ -157,7 +173,10 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
     }
     for (String path :
         new String[] {
-          "/actuator/env", "/actuator/heapdump", "/actuator/configprops", "/actuator/loggers",
+          "/actuator/env",
+          "/actuator/heapdump",
+          "/actuator/configprops",
+          "/actuator/loggers",
           "/actuator/threaddump"
         }) {
       assertThat(send(port, "GET", path, null, null).statusCode()).as(path).isEqualTo(401);

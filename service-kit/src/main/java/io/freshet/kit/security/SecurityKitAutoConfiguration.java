@@ -158,9 +158,7 @@ public class SecurityKitAutoConfiguration {
               if (settings.publicPrometheus()) {
                 rules.requestMatchers(HttpMethod.GET, "/actuator/prometheus").permitAll();
               }
-              rules
-                  .requestMatchers("/actuator", "/actuator/**")
-                  .hasRole("ADMIN");
+              rules.requestMatchers("/actuator", "/actuator/**").hasRole("ADMIN");
               serviceRules.orderedStream().forEach(r -> r.apply(rules));
               rules
                   .requestMatchers(HttpMethod.GET, "/**")

@@ -19,9 +19,9 @@ import org.springframework.validation.annotation.Validated;
  * @param keyTopicPoll how long one poll of the key topic waits; a revocation reaches the directory
  *     within about this much after the scheduler published it
  * @param publicPrometheus whether {@code /actuator/prometheus} answers without a key on the public
- *     port: off by default; compose turns it on for its Prometheus until the services serve
- *     metrics on a management port of their own ({@code management.server.port}, where all of
- *     actuator is open)
+ *     port: off by default; compose turns it on for its Prometheus until the services serve metrics
+ *     on a management port of their own ({@code management.server.port}, where all of actuator is
+ *     open)
  */
 @Validated
 @ConfigurationProperties("freshet.security")

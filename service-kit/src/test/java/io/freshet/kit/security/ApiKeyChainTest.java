@@ -188,6 +188,10 @@ class ApiKeyChainTest {
       assertThat(send("GET", path, "Bearer " + ADMIN_KEY).statusCode()).as(path).isEqualTo(404);
     }
     assertThat(send(HttpMethod.OPTIONS.name(), "/things", null).statusCode()).isNotEqualTo(401);
+    assertThat(send("GET", "/v3/api-docs", null).statusCode()).isEqualTo(200);
+    // deny by default: a path no rule names needs a key
+    assertThat(send("POST", "/actuatorx", null).statusCode()).isEqualTo(401);
+    assertThat(send("GET", "/nothing-here", null).statusCode()).isEqualTo(401);
     assertThat(output.getAll())
         .doesNotContain(ADMIN_KEY)
         .doesNotContain("s3cret")

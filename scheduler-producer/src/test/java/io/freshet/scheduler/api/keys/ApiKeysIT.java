@@ -6,19 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.freshet.kit.security.ApiKeys;
 import io.freshet.scheduler.api.ApiClient;
 import io.freshet.scheduler.api.ApiItSupport;
-import io.freshet.testsupport.Infrastructure;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -201,30 +192,9 @@ class ApiKeysIT extends ApiItSupport {
 
   /** Every value of the key topic under {@code id}. */
   private List<byte[]> topicRecordsOf(String id) {
-    var props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    List<byte[]> found = new ArrayList<>();
-    try (var consumer =
-        new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-      String topic = topics.apiKeys().name();
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic).stream()
-              .map(p -> new TopicPartition(topic, p.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      long deadline = System.currentTimeMillis() + 30_000;
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
-          && System.currentTimeMillis() < deadline) {
-        for (var record : consumer.poll(Duration.ofMillis(200))) {
-          if (id.equals(record.key())) {
-            found.add(record.value());
-          }
-        }
-      }
-    }
-    return found;
+    return records(topics.apiKeys().name()).stream()
+        .filter(r -> id.equals(r.key()))
+        .map(r -> r.value())
+        .toList();
   }
 }
