@@ -25,6 +25,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,6 +49,16 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
 
   private final HttpClient http = HttpClient.newHttpClient();
 
+  /**
+   * The scheduler's migrations are on this classpath too: the sink takes its own from its sources.
+   */
+  @DynamicPropertySource
+  static void ownMigrationsOnly(DynamicPropertyRegistry registry) {
+    registry.add(
+        "spring.flyway.locations",
+        () -> "filesystem:" + Path.of("src/main/resources/db/migration").toAbsolutePath());
+  }
+
   @BeforeAll
   static void startScheduler() throws Exception {
     try (var s = new ServerSocket(0)) {
@@ -67,7 +79,8 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
                 "--spring.flyway.schemas=scheduler",
                 "--spring.flyway.default-schema=scheduler",
                 "--spring.flyway.locations=filesystem:"
-                    + Path.of("../scheduler-producer/src/main/resources/db/migration").toAbsolutePath(),
+                    + Path.of("../scheduler-producer/src/main/resources/db/migration")
+                        .toAbsolutePath(),
                 "--spring.kafka.consumer.group-id=e2e-scheduler-" + UUID.randomUUID(),
                 "--spring.kafka.consumer.auto-offset-reset=earliest",
                 "--freshet.security.admin-key=" + SCHEDULER_ADMIN,
@@ -104,6 +117,15 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  private String status(int port, String path, String key) {
+    try {
+      var r = send(port, "GET", path, null, key);
+      return r.statusCode() + " " + r.body();
+    } catch (Exception e) {
+      return e.toString();
+    }
+  }
+
   @Test
   void aKeyMadeOnTheSchedulerWorksHereAndIsRefusedHereWithinAMinuteOfItsRevocation(
       CapturedOutput output) throws Exception {
@@ -129,14 +151,25 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
     String id = body.get("id").stringValue();
     String key = body.get("key").stringValue();
     var sink = new ApiClient(port, key);
-    String path = "/tenants/" + tenant + "/content";
+    String path = "/tenants/" + tenant + "/content?signal_type=event";
 
     // the sink has no content of the tenant: 404 once the key is known, 401 before
     assertThat(sink.getAs(path, null).status()).isEqualTo(401);
     await()
         .atMost(Duration.ofMinutes(1))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> sink.get(path).status() == 404);
+        .untilAsserted(
+            () ->
+                assertThat(sink.get(path).status())
+                    .as(
+                        () ->
+                            "sink: "
+                                + sink.get(path).text()
+                                + "; the same key on the scheduler: "
+                                + status(schedulerPort, "/tenants/" + tenant, key)
+                                + "; the key there: "
+                                + status(schedulerPort, "/keys/" + id, SCHEDULER_ADMIN))
+                    .isEqualTo(404));
     assertThat(sink.post("/content/retention", "{}").status()).isEqualTo(403);
 
     long revokedAt = System.nanoTime();
@@ -145,7 +178,7 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
     await()
         .atMost(Duration.ofMinutes(1))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> sink.get(path).status() == 401);
+        .untilAsserted(() -> assertThat(sink.get(path).status()).isEqualTo(401));
     System.out.printf(
         "revocation of %s reached the sink in %d ms%n",
         id, Duration.ofNanos(System.nanoTime() - revokedAt).toMillis());

@@ -271,6 +271,12 @@ public final class LocalStack {
               + (System.nanoTime() - t0) / 1_000_000
               + " ms; logs in "
               + s.logs());
+      say(
+          "API keys: the bootstrap admin key is in "
+              + s.home().resolve("secrets").resolve("api-token")
+              + "; a tenant's key: ./freshet keys create --tenant "
+              + StackSettings.TENANT
+              + " --role read|write");
     }
     if (quiet) {
       awaitQuietly(stopped);

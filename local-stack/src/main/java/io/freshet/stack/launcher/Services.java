@@ -54,7 +54,7 @@ public final class Services implements AutoCloseable {
         new Service(
             "content-sink",
             s.sinkPort(),
-            Map.of("DATABASE_URL", db, "FRESHET_API_TOKEN", apiToken())),
+            Map.of("DATABASE_URL", db, "FRESHET_SECURITY_ADMIN_KEY", apiToken())),
         new Service(
             "stats-aggregator",
             s.statsPort(),
@@ -76,7 +76,7 @@ public final class Services implements AutoCloseable {
             s.schedulerPort(),
             Map.of(
                 "DATABASE_URL", db,
-                "FRESHET_API_TOKEN", apiToken(),
+                "FRESHET_SECURITY_ADMIN_KEY", apiToken(),
                 "FRESHET_CREDENTIALS_KEY", secret("credentials-key"))));
   }
 
@@ -208,7 +208,10 @@ public final class Services implements AutoCloseable {
     return running;
   }
 
-  /** The token the scheduler's API wants for writes, generated once and kept in the data dir. */
+  /**
+   * The bootstrap admin key of the scheduler and the sink ({@code FRESHET_SECURITY_ADMIN_KEY}),
+   * generated once and kept in the data dir; {@code ./freshet keys create} makes tenant keys with it.
+   */
   public String apiToken() throws IOException {
     return secret("api-token");
   }

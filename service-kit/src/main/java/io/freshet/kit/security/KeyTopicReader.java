@@ -106,8 +106,9 @@ public final class KeyTopicReader implements SmartLifecycle {
     return running;
   }
 
+  private volatile boolean failing;
+
   private void run() {
-    boolean failing = false;
     while (running) {
       try (var c =
           new KafkaConsumer<>(
@@ -126,7 +127,6 @@ public final class KeyTopicReader implements SmartLifecycle {
           failing = true;
         }
         sleep(Duration.ofSeconds(2));
-        continue;
       }
     }
   }
@@ -146,6 +146,10 @@ public final class KeyTopicReader implements SmartLifecycle {
     }
     c.assign(partitions);
     c.seekToBeginning(partitions);
+    if (failing) {
+      log.info("key topic {} readable again", topic);
+      failing = false;
+    }
     Map<TopicPartition, Long> end = c.endOffsets(partitions, Duration.ofSeconds(10));
     while (running) {
       for (ConsumerRecord<String, byte[]> record : c.poll(poll)) {

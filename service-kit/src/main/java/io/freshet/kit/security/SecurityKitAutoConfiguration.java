@@ -1,5 +1,6 @@
 package io.freshet.kit.security;
 
+import io.freshet.kit.kafka.KafkaKitAutoConfiguration;
 import io.freshet.kit.web.ProblemWriter;
 import io.freshet.kit.web.WebKitAutoConfiguration;
 import io.freshet.schemas.topic.FreshetTopics;
@@ -56,7 +57,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * the kit's problems. Active in a servlet application that has Spring Security.
  */
 @AutoConfiguration(
-    after = WebKitAutoConfiguration.class,
+    after = {WebKitAutoConfiguration.class, KafkaKitAutoConfiguration.class},
     before = {
       SecurityAutoConfiguration.class,
       ServletWebSecurityAutoConfiguration.class,

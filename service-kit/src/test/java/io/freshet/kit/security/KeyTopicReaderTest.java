@@ -25,7 +25,9 @@ class KeyTopicReaderTest {
 
     assertThat(KeyTopicReader.state(event)).isEqualTo(state);
     assertThat(event.toString()).doesNotContain(ApiKeys.parse(key.text()).orElseThrow().secret());
-    var admin = new KeyState(key.id(), null, Role.ADMIN, key.secretSha256(), Instant.EPOCH, null, Instant.EPOCH);
+    var admin =
+        new KeyState(
+            key.id(), null, Role.ADMIN, key.secretSha256(), Instant.EPOCH, null, Instant.EPOCH);
     assertThat(KeyTopicReader.state(KeyTopicReader.event(admin))).isEqualTo(admin);
   }
 
