@@ -54,7 +54,14 @@ public final class Services implements AutoCloseable {
         new Service(
             "content-sink",
             s.sinkPort(),
-            Map.of("DATABASE_URL", db, "FRESHET_SECURITY_ADMIN_KEY", apiToken())),
+            Map.of(
+                "DATABASE_URL",
+                db,
+                "FRESHET_SECURITY_ADMIN_KEY",
+                apiToken(),
+                // as in compose: scraped without a key until metrics move to a management port
+                "FRESHET_SECURITY_PUBLIC_PROMETHEUS",
+                "true")),
         new Service(
             "stats-aggregator",
             s.statsPort(),
@@ -77,6 +84,7 @@ public final class Services implements AutoCloseable {
             Map.of(
                 "DATABASE_URL", db,
                 "FRESHET_SECURITY_ADMIN_KEY", apiToken(),
+                "FRESHET_SECURITY_PUBLIC_PROMETHEUS", "true",
                 "FRESHET_CREDENTIALS_KEY", secret("credentials-key"))));
   }
 
