@@ -34,9 +34,15 @@ import tools.jackson.databind.json.JsonMapper;
       ""
     },
     subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class},
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:done", "1:the scheduler refused or is unreachable", "2:bad input"})
+    exitCodeListHeading = KeysCommand.EXIT_CODES_HEADING,
+    exitCodeList = {KeysCommand.DONE, KeysCommand.REFUSED, KeysCommand.BAD_INPUT})
 final class KeysCommand implements Callable<Integer> {
+
+  static final String EXIT_CODES_HEADING = "%nExit codes:%n";
+  static final String DONE = "0:done";
+  static final String REFUSED = "1:the scheduler refused or is unreachable";
+  static final String BAD_INPUT =
+      "2:bad input: an unknown option, a missing --tenant, a role other than read or write";
 
   @Mixin CommandLines.Help help;
 
@@ -60,7 +66,9 @@ final class KeysCommand implements Callable<Integer> {
         "Creates a key for a tenant and prints it: it is shown this once, and stored only as a"
             + " hash.",
         ""
-      })
+      },
+      exitCodeListHeading = EXIT_CODES_HEADING,
+      exitCodeList = {DONE, REFUSED, BAD_INPUT})
   static final class Create implements Callable<Integer> {
     @ParentCommand KeysCommand keys;
 
@@ -70,7 +78,8 @@ final class KeysCommand implements Callable<Integer> {
     @Option(
         names = "--role",
         required = true,
-        description = "read (its tenant's sources, content, activity, stats) or write (also changes)")
+        description =
+            "read (its tenant's sources, content, activity, stats) or write (also changes)")
     TenantRole role;
 
     @Option(names = "--expires-at", description = "when it stops working (ISO-8601); default never")
@@ -99,7 +108,9 @@ final class KeysCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "list", description = {"The keys (never their secrets), or a tenant's.", ""})
+  @Command(
+      name = "list",
+      description = {"The keys (never their secrets), or a tenant's.", ""})
   static final class ListKeys implements Callable<Integer> {
     @ParentCommand KeysCommand keys;
 
@@ -136,7 +147,9 @@ final class KeysCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "revoke", description = {"Revokes a key on every service.", ""})
+  @Command(
+      name = "revoke",
+      description = {"Revokes a key on every service.", ""})
   static final class Revoke implements Callable<Integer> {
     @ParentCommand KeysCommand keys;
 
@@ -149,7 +162,8 @@ final class KeysCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
       JsonNode k =
           keys.send("DELETE", "/keys/" + URLEncoder.encode(id, StandardCharsets.UTF_8), null);
-      System.out.println("key " + k.get("id").stringValue() + " revoked at " + k.get("revoked_at").asString());
+      System.out.println(
+          "key " + k.get("id").stringValue() + " revoked at " + k.get("revoked_at").asString());
       return 0;
     }
   }
@@ -177,10 +191,13 @@ final class KeysCommand implements Callable<Integer> {
       response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new StackException(
-          "scheduler API at " + settings.schedulerUrl() + " unreachable (is ./freshet up running?)");
+          "scheduler API at "
+              + settings.schedulerUrl()
+              + " unreachable (is ./freshet up running?)");
     }
     if (response.statusCode() / 100 != 2) {
-      throw new StackException("scheduler answered " + response.statusCode() + ": " + response.body());
+      throw new StackException(
+          "scheduler answered " + response.statusCode() + ": " + response.body());
     }
     return JsonMapper.shared().readTree(response.body());
   }

@@ -31,8 +31,9 @@ import picocli.CommandLine.Unmatched;
 /**
  * The launcher behind {@code ./freshet}: {@code up} (everything, live progress until stopped),
  * {@code infra} (Kafka, PostgreSQL and the registry only), {@code status [--json]}, {@code dlq ...}
- * (the dead-letter tool), {@code keys create|list|revoke} (API keys, {@link KeysCommand}). One line on stderr and exit 1 on a failure it can name, exit 2 on bad
- * input; {@code --help} on each command.
+ * (the dead-letter tool), {@code keys create|list|revoke} (API keys, {@link KeysCommand}). One line
+ * on stderr and exit 1 on a failure it can name, exit 2 on bad input; {@code --help} on each
+ * command.
  */
 public final class LocalStack {
 

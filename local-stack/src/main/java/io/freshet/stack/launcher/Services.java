@@ -82,10 +82,14 @@ public final class Services implements AutoCloseable {
             "scheduler-producer",
             s.schedulerPort(),
             Map.of(
-                "DATABASE_URL", db,
-                "FRESHET_SECURITY_ADMIN_KEY", apiToken(),
-                "FRESHET_SECURITY_PUBLIC_PROMETHEUS", "true",
-                "FRESHET_CREDENTIALS_KEY", secret("credentials-key"))));
+                "DATABASE_URL",
+                db,
+                "FRESHET_SECURITY_ADMIN_KEY",
+                apiToken(),
+                "FRESHET_SECURITY_PUBLIC_PROMETHEUS",
+                "true",
+                "FRESHET_CREDENTIALS_KEY",
+                secret("credentials-key"))));
   }
 
   /**
@@ -218,7 +222,8 @@ public final class Services implements AutoCloseable {
 
   /**
    * The bootstrap admin key of the scheduler and the sink ({@code FRESHET_SECURITY_ADMIN_KEY}),
-   * generated once and kept in the data dir; {@code ./freshet keys create} makes tenant keys with it.
+   * generated once and kept in the data dir; {@code ./freshet keys create} makes tenant keys with
+   * it.
    */
   public String apiToken() throws IOException {
     return secret("api-token");
