@@ -3,7 +3,6 @@ package io.freshet.sink.config;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -51,16 +50,17 @@ public record SinkProperties(
       @NotNull @DefaultValue("90d") Duration activityRetention) {}
 
   /**
-   * @param token bearer token every write (any method but GET, HEAD and OPTIONS) must present;
-   *     required — the service does not start without one
-   * @param tokenForReads whether reads need the token too (content may be private to its tenants)
+   * @param token deprecated: the single write token of earlier releases, accepted for this release
+   *     as a bootstrap admin key (the service kit's {@code io.freshet.kit.security}); use {@code
+   *     freshet.security.admin-key} and keys made on the scheduler
+   * @param tokenForReads deprecated and ignored: every read needs a key now (content is private to
+   *     its tenant)
    * @param defaultPageSize page size when a request names none
    * @param maxPageSize largest {@code limit} a request may ask for
    * @param maxIdsPerRequest most content ids in one retention request
    */
   public record Api(
-      @NotBlank(message = "must be set (FRESHET_API_TOKEN): writes need a bearer token")
-          String token,
+      @DefaultValue("") String token,
       @DefaultValue("false") boolean tokenForReads,
       @Min(1) @DefaultValue("100") int defaultPageSize,
       @Min(1) @Max(10_000) @DefaultValue("1000") int maxPageSize,

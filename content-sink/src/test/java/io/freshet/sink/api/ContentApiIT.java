@@ -169,6 +169,34 @@ class ContentApiIT extends SinkItSupport {
   }
 
   /**
+   * Every read needs a key: without one, or with one the sink does not know, each read is a 401
+   * problem and shows nothing stored (the reads were open to anyone before).
+   */
+  @Test
+  void readsWithoutAValidKeyAre401AndShowNothing() {
+    sendContent(List.of(item(source, "guarded", 1, Instant.parse("2026-11-21T00:00:00Z"))));
+    await().atMost(WAIT).until(() -> rows(source) == 1);
+    long id = idOf("guarded", 1);
+    for (String path :
+        new String[] {
+          "/tenants/tenant-a/content?signal_type=event",
+          "/sources/" + source + "/content",
+          "/sources/" + source + "/activity",
+          "/content/" + id,
+          "/content/" + id + "/versions"
+        }) {
+      assertThat(api.get(path).status()).as(path + " with the key").isIn(200, 404);
+      for (String auth :
+          new String[] {null, "Bearer nope", "Bearer ", "Basic aXQtdG9rZW4=", "Bearer it-token2"}) {
+        var r = api.getAs(path, auth);
+        assertThat(r.status()).as(path + " with " + auth).isEqualTo(401);
+        assertThat(r.contentType()).startsWith("application/problem+json");
+        assertThat(r.text()).doesNotContain("guarded");
+      }
+    }
+  }
+
+  /**
    * What a client can send wrong is a 4xx problem naming what is wrong — never a 500 with a stack
    * trace in the log: tampered cursors, instants PostgreSQL cannot hold, NUL and invalid UTF-8 in
    * parameters, a request line over the container's limit, sources and tenants never seen.

@@ -24,8 +24,21 @@ public final class ApiClient {
     this.token = token;
   }
 
+  /** GET with the bearer token (every read needs a key). */
   public Response get(String path) {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Authorization", "Bearer " + token)
+            .GET());
+  }
+
+  /** GET with {@code authorization} as the Authorization header, or none when null. */
+  public Response getAs(String path, String authorization) {
+    var request = HttpRequest.newBuilder(URI.create(base + path)).GET();
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return send(request);
   }
 
   /** POST with the bearer token. */

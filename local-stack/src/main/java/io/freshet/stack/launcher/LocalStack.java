@@ -31,8 +31,9 @@ import picocli.CommandLine.Unmatched;
 /**
  * The launcher behind {@code ./freshet}: {@code up} (everything, live progress until stopped),
  * {@code infra} (Kafka, PostgreSQL and the registry only), {@code status [--json]}, {@code dlq ...}
- * (the dead-letter tool). One line on stderr and exit 1 on a failure it can name, exit 2 on bad
- * input; {@code --help} on each command.
+ * (the dead-letter tool), {@code keys create|list|revoke} (API keys, {@link KeysCommand}). One line
+ * on stderr and exit 1 on a failure it can name, exit 2 on bad input; {@code --help} on each
+ * command.
  */
 public final class LocalStack {
 
@@ -87,11 +88,15 @@ public final class LocalStack {
     return cli.execute(args);
   }
 
+  /** This machine's settings ({@code FRESHET_*}). */
+  static StackSettings settingsFromEnvironment() {
+    return StackSettings.fromEnvironment(
+        System.getenv(), Path.of(System.getProperty("freshet.project.dir", ".")));
+  }
+
   /** The launcher with this machine's settings ({@code FRESHET_*}) and this JVM's java. */
   private static LocalStack fromEnvironment() {
-    StackSettings settings =
-        StackSettings.fromEnvironment(
-            System.getenv(), Path.of(System.getProperty("freshet.project.dir", ".")));
+    StackSettings settings = settingsFromEnvironment();
     String java = ProcessHandle.current().info().command().orElse("java");
     return new LocalStack(settings, java);
   }
@@ -104,7 +109,7 @@ public final class LocalStack {
             + " Without a command: up.",
         ""
       },
-      subcommands = {Up.class, Infra.class, Status.class, Dlq.class},
+      subcommands = {Up.class, Infra.class, Status.class, Dlq.class, KeysCommand.class},
       exitCodeListHeading = "%nExit codes:%n",
       exitCodeList = {
         "0:done (up: stopped by Ctrl-C or ./freshet down)",
@@ -267,6 +272,12 @@ public final class LocalStack {
               + (System.nanoTime() - t0) / 1_000_000
               + " ms; logs in "
               + s.logs());
+      say(
+          "API keys: the bootstrap admin key is in "
+              + s.home().resolve("secrets").resolve("api-token")
+              + "; a tenant's key: ./freshet keys create --tenant "
+              + StackSettings.TENANT
+              + " --role read|write");
     }
     if (quiet) {
       awaitQuietly(stopped);

@@ -54,7 +54,14 @@ public final class Services implements AutoCloseable {
         new Service(
             "content-sink",
             s.sinkPort(),
-            Map.of("DATABASE_URL", db, "FRESHET_API_TOKEN", apiToken())),
+            Map.of(
+                "DATABASE_URL",
+                db,
+                "FRESHET_SECURITY_ADMIN_KEY",
+                apiToken(),
+                // as in compose: scraped without a key until metrics move to a management port
+                "FRESHET_SECURITY_PUBLIC_PROMETHEUS",
+                "true")),
         new Service(
             "stats-aggregator",
             s.statsPort(),
@@ -75,9 +82,14 @@ public final class Services implements AutoCloseable {
             "scheduler-producer",
             s.schedulerPort(),
             Map.of(
-                "DATABASE_URL", db,
-                "FRESHET_API_TOKEN", apiToken(),
-                "FRESHET_CREDENTIALS_KEY", secret("credentials-key"))));
+                "DATABASE_URL",
+                db,
+                "FRESHET_SECURITY_ADMIN_KEY",
+                apiToken(),
+                "FRESHET_SECURITY_PUBLIC_PROMETHEUS",
+                "true",
+                "FRESHET_CREDENTIALS_KEY",
+                secret("credentials-key"))));
   }
 
   /**
@@ -208,7 +220,11 @@ public final class Services implements AutoCloseable {
     return running;
   }
 
-  /** The token the scheduler's API wants for writes, generated once and kept in the data dir. */
+  /**
+   * The bootstrap admin key of the scheduler and the sink ({@code FRESHET_SECURITY_ADMIN_KEY}),
+   * generated once and kept in the data dir; {@code ./freshet keys create} makes tenant keys with
+   * it.
+   */
   public String apiToken() throws IOException {
     return secret("api-token");
   }

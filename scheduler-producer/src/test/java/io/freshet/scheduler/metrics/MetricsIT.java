@@ -69,7 +69,10 @@ class MetricsIT extends SchedulerItSupport {
 
   private String get(String path) throws Exception {
     return http.send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+            // actuator beyond the health probes needs an admin key on the public port
+            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Authorization", "Bearer " + io.freshet.scheduler.api.ApiClient.TOKEN)
+                .build(),
             HttpResponse.BodyHandlers.ofString())
         .body();
   }

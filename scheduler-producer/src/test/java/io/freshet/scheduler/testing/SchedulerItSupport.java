@@ -13,9 +13,11 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -120,14 +122,26 @@ public abstract class SchedulerItSupport {
    * topic's current end (every request a committed claim made has been acknowledged, so it is in).
    */
   protected List<FetchRequested> requestsOfTenant() {
+    var deserializer = topics.fetchRequested().valueSerde().deserializer();
+    List<FetchRequested> found = new ArrayList<>();
+    for (var record : records(topics.fetchRequested().name())) {
+      FetchRequested request = deserializer.deserialize(record.topic(), record.value());
+      if (request.getTenantId().equals(tenant)) {
+        found.add(request);
+      }
+    }
+    return found;
+  }
+
+  /** Every committed record of {@code topic}, from the beginning up to its current end. */
+  protected static List<ConsumerRecord<String, byte[]>> records(String topic) {
     var props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + UUID.randomUUID());
-    var deserializer = topics.fetchRequested().valueSerde().deserializer();
-    List<FetchRequested> found = new ArrayList<>();
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    List<ConsumerRecord<String, byte[]>> found = new ArrayList<>();
     try (var consumer =
-        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      String topic = topics.fetchRequested().name();
+        new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> partitions =
           consumer.partitionsFor(topic).stream()
               .map(p -> new TopicPartition(topic, p.partition()))
@@ -138,12 +152,7 @@ public abstract class SchedulerItSupport {
       long deadline = System.currentTimeMillis() + 30_000;
       while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
           && System.currentTimeMillis() < deadline) {
-        for (var record : consumer.poll(Duration.ofMillis(200))) {
-          FetchRequested request = deserializer.deserialize(topic, record.value());
-          if (request.getTenantId().equals(tenant)) {
-            found.add(request);
-          }
-        }
+        consumer.poll(Duration.ofMillis(200)).forEach(found::add);
       }
     }
     return found;

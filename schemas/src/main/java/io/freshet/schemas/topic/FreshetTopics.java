@@ -1,5 +1,6 @@
 package io.freshet.schemas.topic;
 
+import io.freshet.schemas.avro.ApiKeyState;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
@@ -12,11 +13,12 @@ import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * Freshet's five topics, with their serdes bound to one schema registry. Build one per service from
- * its configuration; the instance is immutable.
+ * Freshet's topics, with their serdes bound to one schema registry. Build one per service from its
+ * configuration; the instance is immutable.
  *
  * <p>Keys are UTF-8 strings: the source's host for {@code FetchRequested} (so one host's requests
- * meet in one worker), the source id for the others. Values are Avro in the Confluent wire format.
+ * meet in one worker), the key id for {@code ApiKeyState}, the source id for the others. Values are
+ * Avro in the Confluent wire format.
  */
 public final class FreshetTopics {
 
@@ -25,6 +27,7 @@ public final class FreshetTopics {
   public static final String FETCH_COMPLETED = "freshet.fetch.completed.v1";
   public static final String SOURCE_STATS = "freshet.source.stats.v1";
   public static final String PUSH_RECEIVED = "freshet.push.received.v1";
+  public static final String API_KEYS = "freshet.api.keys.v1";
 
   /** Default partition count: enough fetch-worker instances for a mid-size deployment. */
   public static final int DEFAULT_PARTITIONS = 12;
@@ -34,6 +37,7 @@ public final class FreshetTopics {
   private final Topic<String, FetchCompleted> fetchCompleted;
   private final Topic<String, SourceStats> sourceStats;
   private final Topic<String, PushReceived> pushReceived;
+  private final Topic<String, ApiKeyState> apiKeys;
 
   private FreshetTopics(RegistrySettings registry, int partitions) {
     var serdes = new AvroSerdes(registry);
@@ -72,6 +76,16 @@ public final class FreshetTopics {
             serdes.valueSerde(PushReceived.class),
             partitions,
             Map.of());
+    // Every key's latest state is kept for ever (compaction never drops a key's last value), so a
+    // service that starts reads the whole directory; tombstones are not used (a revoked key stays
+    // revoked).
+    this.apiKeys =
+        new Topic<>(
+            API_KEYS,
+            Serdes.String(),
+            serdes.valueSerde(ApiKeyState.class),
+            partitions,
+            Map.of("cleanup.policy", "compact", "min.compaction.lag.ms", "60000"));
   }
 
   /** The topics with {@link #DEFAULT_PARTITIONS} partitions each. */
@@ -105,8 +119,13 @@ public final class FreshetTopics {
     return pushReceived;
   }
 
-  /** All five topics, in data-flow order. */
+  /** The API keys' states, written by the scheduler, read by every service with an API. */
+  public Topic<String, ApiKeyState> apiKeys() {
+    return apiKeys;
+  }
+
+  /** All topics: the five of the data flow, in its order, then the API keys. */
   public List<Topic<String, ?>> all() {
-    return List.of(fetchRequested, contentFetched, fetchCompleted, sourceStats, pushReceived);
+    return List.of(fetchRequested, contentFetched, fetchCompleted, sourceStats, pushReceived, apiKeys);
   }
 }

@@ -41,7 +41,8 @@ class SchemaRegistrarTest {
             "freshet.content.fetched.v1-value",
             "freshet.fetch.completed.v1-value",
             "freshet.source.stats.v1-value",
-            "freshet.push.received.v1-value");
+            "freshet.push.received.v1-value",
+            "freshet.api.keys.v1-value");
   }
 
   private int run(String... args) {

@@ -11,7 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes a problem ({@link Problems}) from a servlet filter, which runs before Spring MVC and its
- * message converters: the bearer-token filters' 401 and 403, the query-parameter filter's 400.
+ * message converters: the API-key chain's 401 and 403, the query-parameter filter's 400.
  */
 public final class ProblemWriter {
 

@@ -68,7 +68,8 @@ public class WebKitAutoConfiguration {
   FilterRegistrationBean<QueryParameterFilter> queryParameterFilter(ProblemWriter problems) {
     var registration = new FilterRegistrationBean<>(new QueryParameterFilter(problems));
     registration.addUrlPatterns("/*");
-    // after the bearer-token filters (HIGHEST_PRECEDENCE + 10), before anything reads parameters
+    // before anything reads parameters (and before the API-key chain: a malformed query is a 400
+    // whoever sends it)
     registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
     return registration;
   }

@@ -1,17 +1,14 @@
 package io.freshet.scheduler.api.support;
 
-import io.freshet.kit.web.ProblemWriter;
 import io.freshet.schemas.crypto.CredentialCipher;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 
 /**
- * The API's wiring: the credentials cipher, Spring's JSON mapper made strict ({@link Json#strict}),
- * and the bearer-token filter, which runs before Spring MVC (the service kit adds the
- * query-parameter filter and the error handling: {@code io.freshet.kit.web}).
+ * The API's wiring: the credentials cipher and Spring's JSON mapper made strict ({@link
+ * Json#strict}). The service kit adds the API-key chain ({@code io.freshet.kit.security}), the
+ * query-parameter filter and the error handling ({@code io.freshet.kit.web}).
  */
 @Configuration(proxyBeanMethods = false)
 class ApiConfig {
@@ -30,17 +27,5 @@ class ApiConfig {
   @Bean
   JsonMapperBuilderCustomizer strictRequestBodies() {
     return Json::strict;
-  }
-
-  @Bean
-  FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(
-      ApiProperties props, ProblemWriter problems) {
-    var registration =
-        new FilterRegistrationBean<>(
-            new BearerTokenFilter(props.token(), props.readToken(), problems));
-    registration.addUrlPatterns("/*");
-    // before anything reads the body or dispatches
-    registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
-    return registration;
   }
 }

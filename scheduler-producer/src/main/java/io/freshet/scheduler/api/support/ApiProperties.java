@@ -4,7 +4,6 @@ import io.freshet.cadence.source.Tier;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -15,10 +14,11 @@ import org.springframework.validation.annotation.Validated;
  * The REST API of sources and tenants ({@code freshet.api.*}; every key can be set from the
  * environment, e.g. {@code FRESHET_API_TOKEN}).
  *
- * @param token bearer token every write request (any method but GET, HEAD and OPTIONS) must
- *     present, and which reads accept too; required — the service does not start without one
- * @param readToken optional read-only bearer token that GET and HEAD accept (for dashboards and
- *     other readers that must not write); empty: reads need {@code token}
+ * @param token deprecated: the single write token of earlier releases, accepted for this release as
+ *     a bootstrap admin key ({@code io.freshet.kit.security}); use {@code
+ *     freshet.security.admin-key} and keys made with {@code POST /keys}
+ * @param readToken deprecated: the single read-only token of earlier releases, accepted for this
+ *     release as a bootstrap read key (every tenant); use read keys made with {@code POST /keys}
  * @param maxSources default source limit per tier; a tenant's own {@code max_sources} overrides it
  * @param maxPageSize largest {@code size} of one page of the source list
  * @param maxBodySize largest JSON body of a single-source or tenant request
@@ -29,11 +29,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("freshet.api")
 public record ApiProperties(
-    @NotBlank(
-            message =
-                "must be set (FRESHET_API_TOKEN): writes to /sources, /tenants and /runs need a"
-                    + " bearer token")
-        String token,
+    @DefaultValue("") String token,
     @DefaultValue("") String readToken,
     @Valid @NotNull @DefaultValue TierLimits maxSources,
     @Min(1) @Max(10_000) @DefaultValue("500") int maxPageSize,

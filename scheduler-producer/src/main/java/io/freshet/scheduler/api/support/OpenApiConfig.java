@@ -50,9 +50,9 @@ class OpenApiConfig {
                 .description(
                     "Sources and tenants of the Freshet scheduler. Every source is fetched by"
                         + " the fetch-worker when due; its cadence lives in config.cadence. Every"
-                        + " call needs Authorization: Bearer <token>: reads (GET, HEAD) accept"
-                        + " the read-only token (freshet.api.read-token) or the write token"
-                        + " (freshet.api.token), writes only the write token. Put secrets (API"
+                        + " call needs Authorization: Bearer <key>, an API key (fk_<id>_<secret>):"
+                        + " reads (GET, HEAD) accept a read, write or admin key, writes a write or"
+                        + " admin key, tenant changes and /keys an admin key. Put secrets (API"
                         + " keys, passwords, header values) in credentials, which are sealed and"
                         + " never shown: query parameters of url and config values with"
                         + " secret-looking names (token, secret, password, key, auth, sig,"
@@ -68,8 +68,8 @@ class OpenApiConfig {
                         .type(SecurityScheme.Type.HTTP)
                         .scheme("bearer")
                         .description(
-                            "freshet.api.token (reads and writes) or freshet.api.read-token"
-                                + " (reads only)")))
+                            "An API key, fk_<id>_<secret>, made with POST /keys (or the"
+                                + " bootstrap admin key)")))
         .addSecurityItem(new SecurityRequirement().addList(BEARER));
   }
 
@@ -93,8 +93,8 @@ class OpenApiConfig {
 
   /**
    * The errors every operation can answer, each with the problem body: 400 for a bad request, 401
-   * without a valid token, 403 for a write with the read-only token, 404 for an unknown id, 413 for
-   * a body over the limit, 503 while the database is down; and the problem body on the 4xx the
+   * without a valid key, 403 for a key whose role is not enough, 404 for an unknown id, 413 for a
+   * body over the limit, 503 while the database is down; and the problem body on the 4xx the
    * controllers document themselves (409), in place of the return type springdoc puts there.
    */
   @Bean
@@ -130,10 +130,13 @@ class OpenApiConfig {
       String path, PathItem.HttpMethod method, boolean hasBody, ApiResponses responses) {
     boolean read = method == PathItem.HttpMethod.GET || method == PathItem.HttpMethod.HEAD;
     add(responses, "400", "The request is invalid: one message per bad field or parameter");
-    add(responses, "401", "No bearer token, or not a valid one");
-    if (!read) {
-      add(responses, "403", "The read-only token cannot write");
-    }
+    add(responses, "401", "No API key, or an unknown, revoked or expired one");
+    add(
+        responses,
+        "403",
+        read
+            ? "The key's role may not read this"
+            : "The key's role may not do this (a read key never writes)");
     if (path.contains("{")) {
       add(responses, "404", "Nothing with this id");
     }

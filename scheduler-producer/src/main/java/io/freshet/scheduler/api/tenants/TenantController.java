@@ -2,6 +2,7 @@ package io.freshet.scheduler.api.tenants;
 
 import io.freshet.cadence.source.Tier;
 import io.freshet.kit.web.ApiException;
+import io.freshet.scheduler.api.keys.KeyRepository;
 import io.freshet.scheduler.api.support.RequestBinder;
 import io.freshet.scheduler.api.support.WireNames;
 import io.freshet.scheduler.source.SourceRepository;
@@ -40,6 +41,7 @@ class TenantController {
   private final RequestBinder binder;
   private final Clock clock;
   private final TransactionTemplate tx;
+  private final KeyRepository keys;
 
   TenantController(
       TenantRepository tenants,
@@ -47,13 +49,15 @@ class TenantController {
       TenantLimits limits,
       RequestBinder binder,
       Clock clock,
-      TransactionTemplate tx) {
+      TransactionTemplate tx,
+      KeyRepository keys) {
     this.tenants = tenants;
     this.sources = sources;
     this.limits = limits;
     this.binder = binder;
     this.clock = clock;
     this.tx = tx;
+    this.keys = keys;
   }
 
   @Operation(summary = "Every tenant, by id, with its source count and limits")
@@ -100,7 +104,7 @@ class TenantController {
   }
 
   @Operation(
-      summary = "Delete a tenant that has no sources",
+      summary = "Delete a tenant that has no sources; its API keys are revoked",
       description =
           "Refused with 409 while the tenant has sources: delete them first (nothing is deleted"
               + " in cascade, so a mistyped id cannot wipe a tenant's sources).")
@@ -122,6 +126,8 @@ class TenantController {
                     + " deleted with its sources");
           }
           tenants.delete(id);
+          // its keys stop working everywhere (published by the key publisher's next round)
+          keys.revokeTenant(id, clock.instant());
         });
   }
 

@@ -19,18 +19,6 @@ class ApiPropertiesTest {
       new ApplicationContextRunner().withUserConfiguration(Props.class);
 
   @Test
-  void theServiceRefusesToStartWithoutAToken() {
-    runner
-        .withPropertyValues("freshet.api.token=  ", "freshet.credentials.key=k")
-        .run(
-            context ->
-                assertThat(context.getStartupFailure())
-                    .rootCause()
-                    .hasMessageContaining("freshet.api.token")
-                    .hasMessageContaining("must be set (FRESHET_API_TOKEN)"));
-  }
-
-  @Test
   void theServiceRefusesToStartWithoutACredentialsKey() {
     runner
         .withPropertyValues("freshet.api.token=t")
