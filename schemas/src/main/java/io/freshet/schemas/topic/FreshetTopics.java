@@ -126,6 +126,7 @@ public final class FreshetTopics {
 
   /** All topics: the five of the data flow, in its order, then the API keys. */
   public List<Topic<String, ?>> all() {
-    return List.of(fetchRequested, contentFetched, fetchCompleted, sourceStats, pushReceived, apiKeys);
+    return List.of(
+        fetchRequested, contentFetched, fetchCompleted, sourceStats, pushReceived, apiKeys);
   }
 }
