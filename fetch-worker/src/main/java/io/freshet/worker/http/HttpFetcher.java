@@ -180,7 +180,10 @@ public final class HttpFetcher implements AutoCloseable {
         throw new FetchFailure(
             ErrorKind.TOO_MANY_REDIRECTS, "redirect loop at " + SafeUrls.describe(uri));
       }
-      Hop reply = once(uri, headers, conditional, attempt, hop == 0 ? notAfter : null, keep);
+      // A source's credentials go only to its own origin: a redirect elsewhere gets none (a
+      // hostile or compromised host must not harvest another service's API key by redirecting).
+      Map<String, String> sent = sameOrigin(start, uri) ? headers : Map.of();
+      Hop reply = once(uri, sent, conditional, attempt, hop == 0 ? notAfter : null, keep);
       HttpResult answer = reply.result();
       String location = reply.location();
       if (location == null) {
@@ -202,6 +205,21 @@ public final class HttpFetcher implements AutoCloseable {
         throw new FetchFailure(ErrorKind.BAD_URL, "unreadable redirect Location header");
       }
     }
+  }
+
+  static boolean sameOrigin(URI a, URI b) {
+    return a.getScheme() != null
+        && a.getScheme().equalsIgnoreCase(b.getScheme())
+        && a.getHost() != null
+        && a.getHost().equalsIgnoreCase(b.getHost())
+        && port(a) == port(b);
+  }
+
+  private static int port(URI uri) {
+    if (uri.getPort() >= 0) {
+      return uri.getPort();
+    }
+    return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
   }
 
   /** One request's answer; {@code location} is set only for a redirect. */

@@ -169,6 +169,35 @@ class HttpFetcherTest {
   }
 
   @Test
+  void credentialsFollowARedirectOnlyWithinTheSourcesOrigin() throws Exception {
+    server.stub(
+        get(urlPathEqualTo("/keyed"))
+            .willReturn(aResponse().withStatus(302).withHeader("Location", "/keyed-here")));
+    server.serve("/keyed-here", "text/plain", "ok", null);
+    // the same server under another host name: another origin
+    String otherHost =
+        URI.create(server.url("/")).getHost().equals("localhost") ? "127.0.0.1" : "localhost";
+    server.stub(
+        get(urlPathEqualTo("/keyed-away"))
+            .willReturn(
+                aResponse()
+                    .withStatus(302)
+                    .withHeader(
+                        "Location", "http://" + otherHost + ":" + server.port() + "/elsewhere")));
+    server.serve("/elsewhere", "text/plain", "ok", null);
+    Map<String, String> key = Map.of("X-Api-Key", "s3cret");
+
+    http.get(URI.create(server.url("/keyed")), key, HttpFetcher.Conditional.NONE);
+    http.get(URI.create(server.url("/keyed-away")), key, HttpFetcher.Conditional.NONE);
+
+    assertThat(server.requests("/keyed-here").getFirst().getHeader("X-Api-Key"))
+        .isEqualTo("s3cret");
+    assertThat(server.requests("/keyed-away").getFirst().getHeader("X-Api-Key"))
+        .isEqualTo("s3cret");
+    assertThat(server.requests("/elsewhere").getFirst().containsHeader("X-Api-Key")).isFalse();
+  }
+
+  @Test
   void onlyAChainOfPermanentRedirectsReportsAMove() throws Exception {
     server.stub(
         get(urlPathEqualTo("/p1"))
