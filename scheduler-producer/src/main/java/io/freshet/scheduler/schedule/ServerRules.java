@@ -112,9 +112,10 @@ public record ServerRules(
     return which == null ? null : new HintFloor(floor, which);
   }
 
+  // Compared as durations first: a hint of Long.MAX_VALUE seconds (from a buggy or hostile
+  // writer) must cap, not overflow the instant and make the outcome a poison record.
   private static Instant capped(Instant at, Duration hint, Instant latest) {
-    Instant f = at.plus(hint);
-    return f.isAfter(latest) ? latest : f;
+    return hint.compareTo(Duration.between(at, latest)) >= 0 ? latest : at.plus(hint);
   }
 
   /** The first instant at or after {@code due} in an hour and on a day (GMT) not skipped. */

@@ -46,6 +46,10 @@ class ServerRulesTest {
     var floor = RULES.hintFloor(h, AT.plus(Duration.ofMinutes(20)), AT);
 
     assertThat(floor.due()).isEqualTo(AT.plus(Duration.ofHours(24)));
+    ServerHints absurd = hints();
+    absurd.setMaxAgeSeconds(Long.MAX_VALUE);
+    absurd.setUpdatePeriodSeconds(Long.MAX_VALUE);
+    assertThat(RULES.hintFloor(absurd, AT, AT).due()).isEqualTo(AT.plus(Duration.ofHours(24)));
     assertThat(RULES.capRetryAfter(Instant.parse("9999-12-31T23:59:59Z"), AT))
         .isEqualTo(AT.plus(Duration.ofHours(24)));
     assertThat(RULES.capRetryAfter(AT.plusSeconds(60), AT)).isEqualTo(AT.plusSeconds(60));
