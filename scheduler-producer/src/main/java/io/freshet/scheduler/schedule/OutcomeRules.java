@@ -276,7 +276,7 @@ public final class OutcomeRules {
         // caching headers on top (RFC 9111 §4.3.4: a 304 refreshes the stored response).
         ServerHints hints =
             event.getStatus() == FetchStatus.not_modified
-                ? refreshed(hintsOf(row.hintsJson()), event.getHints())
+                ? StoredHints.refreshed(StoredHints.read(row.hintsJson()), event.getHints())
                 : event.getHints();
         if (!row.manualRequested()) {
           ServerRules.HintFloor floor = respectsHints(row) ? rules.hintFloor(hints, due, at) : null;
@@ -308,7 +308,7 @@ public final class OutcomeRules {
         }
         Facts facts =
             new Facts(
-                hintsJson(hints),
+                StoredHints.write(hints),
                 hintNotBefore,
                 movedTo,
                 bounded(event.getSelfUrl()),
@@ -374,71 +374,6 @@ public final class OutcomeRules {
 
   private static String bounded(String url) {
     return url == null || url.length() > MAX_URL_LENGTH ? null : url.replace('\0', '\uFFFD');
-  }
-
-  /** The stored hints with a 304's caching headers on top; null when neither says anything. */
-  private static ServerHints refreshed(ServerHints stored, ServerHints fresh) {
-    if (stored == null) {
-      return fresh;
-    }
-    if (fresh == null) {
-      return stored;
-    }
-    ServerHints merged = ServerHints.newBuilder(stored).build();
-    if (fresh.getMaxAgeSeconds() != null) {
-      merged.setMaxAgeSeconds(fresh.getMaxAgeSeconds());
-    }
-    return merged;
-  }
-
-  /** Hints as {@link #hintsJson} stored them; null for none or unreadable. */
-  static ServerHints hintsOf(String json) {
-    if (json == null || json.isBlank()) {
-      return null;
-    }
-    var node = JSON.readTree(json);
-    ServerHints hints = ServerHints.newBuilder().build();
-    if (node.hasNonNull("max_age_seconds")) {
-      hints.setMaxAgeSeconds(node.get("max_age_seconds").asLong());
-    }
-    if (node.hasNonNull("ttl_minutes")) {
-      hints.setTtlMinutes(node.get("ttl_minutes").asInt());
-    }
-    if (node.hasNonNull("update_period_seconds")) {
-      hints.setUpdatePeriodSeconds(node.get("update_period_seconds").asLong());
-    }
-    java.util.List<Integer> hours = new java.util.ArrayList<>();
-    node.path("skip_hours").forEach(h -> hours.add(h.asInt()));
-    hints.setSkipHours(hours);
-    java.util.List<Integer> days = new java.util.ArrayList<>();
-    node.path("skip_days").forEach(d -> days.add(d.asInt()));
-    hints.setSkipDays(days);
-    return hints;
-  }
-
-  private static String hintsJson(ServerHints hints) {
-    if (hints == null) {
-      return null;
-    }
-    var node = JSON.createObjectNode();
-    if (hints.getMaxAgeSeconds() != null) {
-      node.put("max_age_seconds", hints.getMaxAgeSeconds());
-    }
-    if (hints.getTtlMinutes() != null) {
-      node.put("ttl_minutes", hints.getTtlMinutes());
-    }
-    if (hints.getUpdatePeriodSeconds() != null) {
-      node.put("update_period_seconds", hints.getUpdatePeriodSeconds());
-    }
-    if (!hints.getSkipHours().isEmpty()) {
-      var a = node.putArray("skip_hours");
-      hints.getSkipHours().forEach(a::add);
-    }
-    if (!hints.getSkipDays().isEmpty()) {
-      var a = node.putArray("skip_days");
-      hints.getSkipDays().forEach(a::add);
-    }
-    return JSON.writeValueAsString(node);
   }
 
   private static String errorOf(FetchCompleted event) {
