@@ -3,6 +3,7 @@ package io.freshet.scheduler;
 import io.freshet.kit.ops.OutageLog;
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.metrics.ScheduleGauges;
+import io.freshet.scheduler.metrics.SourceCensus;
 import io.freshet.scheduler.schedule.BudgetPlanner;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,9 +17,9 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 /**
  * The periodic jobs, timed by {@link SchedulerProperties} (no {@code @Scheduled} placeholders
  * elsewhere): the schedule gauges every {@code gauge-refresh}, the budget plan every {@code
- * budget-replan-interval}. While the database is down each job writes one line when its outage
- * starts, a reminder now and then, and one when it ends — not a stack trace per run, which would
- * bury everything else in the log.
+ * budget-replan-interval}, the source census every {@code census-refresh}. While the database is
+ * down each job writes one line when its outage starts, a reminder now and then, and one when it
+ * ends — not a stack trace per run, which would bury everything else in the log.
  *
  * <p>It sits beside {@link SchedulerApplication} (which enables scheduling), above the packages
  * whose jobs it runs: {@code config} only holds settings and infrastructure, which every other
@@ -30,13 +31,19 @@ class BackgroundJobs implements SchedulingConfigurer {
   private static final Logger log = LoggerFactory.getLogger(BackgroundJobs.class);
 
   private final ScheduleGauges gauges;
+  private final SourceCensus census;
   private final BudgetPlanner budget;
   private final SchedulerProperties props;
   private final Clock clock;
 
   BackgroundJobs(
-      ScheduleGauges gauges, BudgetPlanner budget, SchedulerProperties props, Clock clock) {
+      ScheduleGauges gauges,
+      SourceCensus census,
+      BudgetPlanner budget,
+      SchedulerProperties props,
+      Clock clock) {
     this.gauges = gauges;
+    this.census = census;
     this.budget = budget;
     this.props = props;
     this.clock = clock;
@@ -50,6 +57,12 @@ class BackgroundJobs implements SchedulingConfigurer {
                 new OutageLog(log, "schedule gauges", clock, Duration.ofMinutes(5)),
                 gauges::refresh),
             props.gaugeRefresh(),
+            Duration.ofSeconds(5)));
+    registrar.addFixedDelayTask(
+        new FixedDelayTask(
+            quietly(
+                new OutageLog(log, "source census", clock, Duration.ofMinutes(5)), census::refresh),
+            props.censusRefresh(),
             Duration.ofSeconds(5)));
     registrar.addFixedDelayTask(
         new FixedDelayTask(

@@ -33,6 +33,9 @@ import org.springframework.validation.annotation.Validated;
  * @param budgetReplanInterval how often the budget plan is recomputed from all sources' demands
  * @param defaultCadence {@code config_json.cadence} for sources that have none (JSON)
  * @param gaugeRefresh how often the due-backlog, oldest-overdue and in-flight gauges are re-read
+ * @param censusRefresh how often the census gauges (sources by state, failing sources and hosts,
+ *     current intervals) are re-counted: a scan of the sources table, so slower than {@code
+ *     gauge-refresh}
  * @param cadenceTime the clock the cadence model runs on (real time unless set; for replays such as
  *     the local demo only)
  */
@@ -50,6 +53,7 @@ public record SchedulerProperties(
     @NotNull @DefaultValue("10m") Duration budgetReplanInterval,
     @NotBlank @DefaultValue("{\"mode\":\"adaptive\"}") String defaultCadence,
     @NotNull @DefaultValue("15s") Duration gaugeRefresh,
+    @NotNull @DefaultValue("1m") Duration censusRefresh,
     @NotNull @DefaultValue CadenceTime cadenceTime,
     @NotNull @DefaultValue Web web) {
 

@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -21,6 +22,7 @@ class MetricsIT extends SchedulerItSupport {
   @LocalServerPort int port;
   @Autowired ClaimRound claims;
   @Autowired ScheduleGauges gauges;
+  @Autowired SourceCensus census;
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -48,6 +50,49 @@ class MetricsIT extends SchedulerItSupport {
     // Kafka client metrics on the service's own factories: the listeners' lag, the claims' sends
     assertThat(after).contains("kafka_consumer_fetch_manager_records_lag_max{");
     assertThat(after).contains("kafka_producer_record_send_total{");
+  }
+
+  @Test
+  void theCensusCountsSourcesByStateFailureAndInterval() throws Exception {
+    Instant now = Instant.now();
+    // intervals (next due - last fetch) of 10 min, 2 h and 30 h: three buckets
+    source().cursor(lastFetch(now)).nextDueAt(now.plus(Duration.ofMinutes(10))).insert();
+    source().cursor(lastFetch(now)).nextDueAt(now.plus(Duration.ofHours(2))).insert();
+    source().cursor(lastFetch(now)).nextDueAt(now.plus(Duration.ofHours(30))).insert();
+    source().enabled(false).insert();
+    UUID failing = source().host("down.example.org").cursor(lastFetch(now)).insert();
+    jdbc.sql(
+            "UPDATE scheduler.sources SET consecutive_misses = 2, last_status = 'failed',"
+                + " last_outcome_at = now() WHERE id = :id")
+        .param("id", failing)
+        .update();
+
+    census.refresh();
+    String scrape = get("/actuator/prometheus");
+
+    assertThat(scrape)
+        .contains("freshet_scheduler_sources{state=\"enabled\"} 4.0")
+        .contains("freshet_scheduler_sources{state=\"disabled\"} 1.0")
+        .contains("freshet_scheduler_sources{state=\"never_fetched\"} 3.0")
+        .contains("freshet_scheduler_sources{state=\"failing\"} 1.0")
+        .contains("freshet_scheduler_failing_hosts 1.0")
+        .contains("freshet_scheduler_sources_failing{last_status=\"failed\"} 1.0")
+        .contains("freshet_scheduler_sources_interval{bucket=\"lt_15m\"} 1.0")
+        .contains("freshet_scheduler_sources_interval{bucket=\"1h_6h\"} 1.0")
+        .contains("freshet_scheduler_sources_interval{bucket=\"ge_24h\"} 1.0")
+        .contains("freshet_scheduler_sources_interval{bucket=\"6h_24h\"} 0.0");
+
+    jdbc.sql("UPDATE scheduler.sources SET consecutive_misses = 0 WHERE id = :id")
+        .param("id", failing)
+        .update();
+    census.refresh();
+    assertThat(get("/actuator/prometheus"))
+        .contains("freshet_scheduler_sources_failing{last_status=\"failed\"} 0.0")
+        .contains("freshet_scheduler_failing_hosts 0.0");
+  }
+
+  private static String lastFetch(Instant at) {
+    return "{\"last_fetch_at\":\"" + at + "\"}";
   }
 
   @Test

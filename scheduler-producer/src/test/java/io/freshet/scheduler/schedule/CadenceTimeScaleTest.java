@@ -96,6 +96,7 @@ class CadenceTimeScaleTest {
         d.budgetReplanInterval(),
         d.defaultCadence(),
         d.gaugeRefresh(),
+        d.censusRefresh(),
         new SchedulerProperties.CadenceTime(scale, wall, model),
         d.web());
   }

@@ -21,6 +21,7 @@ public final class Settings {
   private Duration budgetReplanInterval;
   private String defaultCadence;
   private Duration gaugeRefresh;
+  private Duration censusRefresh;
   private SchedulerProperties.CadenceTime cadenceTime;
   private SchedulerProperties.Web web;
 
@@ -36,6 +37,7 @@ public final class Settings {
     budgetReplanInterval = p.budgetReplanInterval();
     defaultCadence = p.defaultCadence();
     gaugeRefresh = p.gaugeRefresh();
+    censusRefresh = p.censusRefresh();
     cadenceTime = p.cadenceTime();
     web = p.web();
   }
@@ -72,6 +74,7 @@ public final class Settings {
             Duration.ofMinutes(10),
             "{\"mode\":\"adaptive\"}",
             Duration.ofSeconds(15),
+            Duration.ofMinutes(1),
             new SchedulerProperties.CadenceTime(1, "", ""),
             WEB_DEFAULTS));
   }
@@ -133,6 +136,7 @@ public final class Settings {
         budgetReplanInterval,
         defaultCadence,
         gaugeRefresh,
+        censusRefresh,
         cadenceTime,
         web);
   }
