@@ -463,7 +463,12 @@ public final class LocalStack {
           "Freshet local stack — "
               + Instant.now().toString().substring(0, 19)
               + "Z — Ctrl-C stops everything");
-      lines.addAll(Progress.text(progress.figures()));
+      var figures = progress.figures();
+      if (tty) {
+        lines.addAll(Progress.screen(figures));
+      } else {
+        lines.set(0, Instant.now().toString().substring(0, 19) + "Z " + Progress.line(figures));
+      }
       StringBuilder b = new StringBuilder();
       if (tty && previousLines > 0) {
         b.append("\033[").append(previousLines).append("A");
@@ -497,7 +502,7 @@ public final class LocalStack {
     if (json) {
       System.out.println(Progress.json(figures));
     } else {
-      Progress.text(figures).forEach(System.out::println);
+      Progress.screen(figures).forEach(System.out::println);
     }
   }
 

@@ -89,7 +89,12 @@ public final class Services implements AutoCloseable {
                 "FRESHET_SECURITY_PUBLIC_PROMETHEUS",
                 "true",
                 "FRESHET_CREDENTIALS_KEY",
-                secret("credentials-key"))));
+                secret("credentials-key"),
+                // the live figures read the census gauges: re-count them at the display's pace
+                "FRESHET_SCHEDULER_GAUGE_REFRESH",
+                "2s",
+                "FRESHET_SCHEDULER_CENSUS_REFRESH",
+                "5s")));
   }
 
   /**

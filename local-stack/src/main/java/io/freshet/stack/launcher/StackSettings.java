@@ -98,6 +98,11 @@ public record StackSettings(
     return "http://127.0.0.1:" + schedulerPort;
   }
 
+  /** A service's Prometheus scrape, given the service's port. */
+  public String metricsUrl(int servicePort) {
+    return "http://127.0.0.1:" + servicePort + "/actuator/prometheus";
+  }
+
   public String demoWebUrl() {
     return "http://127.0.0.1:" + demoWebPort;
   }
