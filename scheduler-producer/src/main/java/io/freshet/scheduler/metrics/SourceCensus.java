@@ -41,27 +41,39 @@ public class SourceCensus {
     this.jdbc = jdbc;
     this.meters = meters;
     this.scale = time.scale();
-    for (String state : STATES) {
-      byState.put(state, new AtomicLong());
-      Gauge.builder("freshet.scheduler.sources", byState.get(state), AtomicLong::get)
-          .tag("state", state)
-          .description(
-              "Sources by state: enabled, disabled, never_fetched (enabled, no outcome yet),"
-                  + " failing (enabled, last fetches in a row failed)")
-          .register(meters);
-    }
-    for (String bucket : BUCKETS) {
-      byInterval.put(bucket, new AtomicLong());
-      Gauge.builder("freshet.scheduler.sources.interval", byInterval.get(bucket), AtomicLong::get)
-          .tag("bucket", bucket)
-          .description(
-              "Enabled, not failing sources by current interval (next due - last fetch) in the"
-                  + " cadence model's time")
-          .register(meters);
-    }
+    tagged(
+        "freshet.scheduler.sources",
+        "state",
+        STATES,
+        byState,
+        "Sources by state: enabled, disabled, never_fetched (enabled, no outcome yet),"
+            + " failing (enabled, last fetches in a row failed)");
+    tagged(
+        "freshet.scheduler.sources.interval",
+        "bucket",
+        BUCKETS,
+        byInterval,
+        "Enabled, not failing sources by current interval (next due - last fetch) in the"
+            + " cadence model's time");
     Gauge.builder("freshet.scheduler.failing.hosts", failingHosts, AtomicLong::get)
         .description("Hosts with at least one failing enabled source")
         .register(meters);
+  }
+
+  /** One gauge of {@code name} per tag value, each backed by its entry in {@code values}. */
+  private void tagged(
+      String name,
+      String tag,
+      List<String> tagValues,
+      Map<String, AtomicLong> values,
+      String what) {
+    for (String value : tagValues) {
+      AtomicLong gauge = values.computeIfAbsent(value, v -> new AtomicLong());
+      Gauge.builder(name, gauge, AtomicLong::get)
+          .tag(tag, value)
+          .description(what)
+          .register(meters);
+    }
   }
 
   /** Re-counts every gauge; when it fails the gauges keep their last values. */
