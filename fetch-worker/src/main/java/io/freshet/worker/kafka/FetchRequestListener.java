@@ -60,6 +60,7 @@ class FetchRequestListener implements DisposableBean {
   private final RecordDecoder<FetchRequested> decoder;
   private final Serializer<ContentFetched> contentSerializer;
   private final Serializer<io.freshet.schemas.avro.FetchCompleted> completedSerializer;
+  private final FreshetTopics topics;
   private final ExecutorService fetches = Executors.newVirtualThreadPerTaskExecutor();
 
   FetchRequestListener(
@@ -77,6 +78,7 @@ class FetchRequestListener implements DisposableBean {
     this.decoder = new RecordDecoder<>(topics.fetchRequested());
     this.contentSerializer = topics.contentFetched().valueSerde().serializer();
     this.completedSerializer = topics.fetchCompleted().valueSerde().serializer();
+    this.topics = topics;
   }
 
   @KafkaListener(
@@ -158,12 +160,12 @@ class FetchRequestListener implements DisposableBean {
     deadLetters.forEach(Runnable::run);
     List<CompletableFuture<SendResult<String, byte[]>>> sends = new ArrayList<>();
     for (FetchResult result : results) {
+      var ownTopic = topics.tenantContent(result.completed().getTenantId());
       for (ContentFetched item : result.content()) {
-        sends.add(
-            template.send(
-                FreshetTopics.CONTENT_FETCHED,
-                item.getSourceId(),
-                contentSerializer.serialize(FreshetTopics.CONTENT_FETCHED, item)));
+        byte[] value = contentSerializer.serialize(FreshetTopics.CONTENT_FETCHED, item);
+        sends.add(template.send(FreshetTopics.CONTENT_FETCHED, item.getSourceId(), value));
+        // an isolated tenant's copy, in the same transaction: both topics or neither
+        ownTopic.ifPresent(t -> sends.add(template.send(t.name(), item.getSourceId(), value)));
       }
       var completed = result.completed();
       sends.add(

@@ -219,6 +219,55 @@ class FetchWorkerIT {
   }
 
   @Test
+  void anIsolatedTenantsItemsAlsoGoToItsOwnTopicAndNoOtherTenantsDo() {
+    out();
+    String path = "/feeds/" + UUID.randomUUID();
+    web.serve(path, "application/rss+xml", Requests.rss("mine-1", "mine-2"), null);
+    String otherPath = "/feeds/" + UUID.randomUUID();
+    web.serve(otherPath, "application/rss+xml", Requests.rss("theirs"), null);
+    FetchRequested isolated = feedRequest(path).setTenantId("isolated").build();
+    FetchRequested other = feedRequest(otherPath).build();
+    send(other, null);
+    send(isolated, null);
+    awaitCompletion(other.getRequestId());
+    awaitCompletion(isolated.getRequestId());
+
+    var topic = topics.tenantContent("isolated").orElseThrow();
+    assertThat(topic.name()).isEqualTo("freshet.content.fetched.v1.isolated");
+    var props = new Properties();
+    props.put("bootstrap.servers", Infrastructure.kafka().bootstrapServers());
+    props.put("group.id", "tenant-reader-" + UUID.randomUUID());
+    props.put("auto.offset.reset", "earliest");
+    props.put("isolation.level", "read_committed");
+    List<ContentFetched> read = new ArrayList<>();
+    var values = topic.valueSerde().deserializer();
+    try (var consumer =
+        new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+            props,
+            new org.apache.kafka.common.serialization.StringDeserializer(),
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(topic.name()));
+      await()
+          .atMost(WAIT)
+          .until(
+              () -> {
+                for (var r : consumer.poll(Duration.ofMillis(500))) {
+                  read.add(values.deserialize(r.topic(), r.value()));
+                }
+                return read.stream()
+                        .filter(c -> c.getRequestId().equals(isolated.getRequestId()))
+                        .count()
+                    == 2;
+              });
+    }
+    assertThat(read).extracting(ContentFetched::getTenantId).containsOnly("isolated");
+    assertThat(read).extracting(ContentFetched::getItemId).doesNotContain("theirs");
+    // and the shared topic has both tenants' items, as before
+    await().atMost(WAIT).until(() -> out().contentOfRequest(other.getRequestId()).size() == 1);
+    assertThat(out().contentOfRequest(isolated.getRequestId())).hasSize(2);
+  }
+
+  @Test
   void anExpiredRequestIsAnsweredExpiredWithoutFetching() {
     out();
     String path = "/feeds/" + UUID.randomUUID();

@@ -8,8 +8,16 @@ import io.freshet.schemas.avro.PushReceived;
 import io.freshet.schemas.avro.SourceStats;
 import io.freshet.schemas.serde.AvroSerdes;
 import io.freshet.schemas.serde.RegistrySettings;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
@@ -29,6 +37,16 @@ public final class FreshetTopics {
   public static final String PUSH_RECEIVED = "freshet.push.received.v1";
   public static final String API_KEYS = "freshet.api.keys.v1";
 
+  /**
+   * The per-tenant content topics' prefix: {@code freshet.content.fetched.v1.<tenant>} holds only
+   * that tenant's {@code ContentFetched}, for the tenants a deployment isolates ({@code
+   * freshet.kafka.tenant-content-topics}).
+   */
+  public static final String TENANT_CONTENT_PREFIX = CONTENT_FETCHED + ".";
+
+  /** A tenant id that may name a topic: the scheduler's tenant id rule, which Kafka accepts. */
+  private static final Pattern TENANT = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
   /** Default partition count: enough fetch-worker instances for a mid-size deployment. */
   public static final int DEFAULT_PARTITIONS = 12;
 
@@ -38,8 +56,10 @@ public final class FreshetTopics {
   private final Topic<String, SourceStats> sourceStats;
   private final Topic<String, PushReceived> pushReceived;
   private final Topic<String, ApiKeyState> apiKeys;
+  private final Map<String, Topic<String, ContentFetched>> tenantContent;
 
-  private FreshetTopics(RegistrySettings registry, int partitions) {
+  private FreshetTopics(
+      RegistrySettings registry, int partitions, Collection<String> tenantContentTopics) {
     var serdes = new AvroSerdes(registry);
     this.fetchRequested =
         new Topic<>(
@@ -86,16 +106,66 @@ public final class FreshetTopics {
             serdes.valueSerde(ApiKeyState.class),
             partitions,
             Map.of("cleanup.policy", "compact", "min.compaction.lag.ms", "60000"));
+    Map<String, Topic<String, ContentFetched>> perTenant = new LinkedHashMap<>();
+    for (String tenant : tenantContentTopics) {
+      perTenant.put(
+          tenant,
+          new Topic<>(
+              tenantContentTopic(tenant),
+              Serdes.String(),
+              contentFetched.valueSerde(),
+              partitions,
+              Map.of()));
+    }
+    this.tenantContent = Collections.unmodifiableMap(perTenant);
+  }
+
+  /**
+   * The name of {@code tenant}'s own content topic.
+   *
+   * @throws IllegalArgumentException when the id is not a tenant id (1 to 100 of {@code A-Z a-z 0-9
+   *     . _ -})
+   */
+  public static String tenantContentTopic(String tenant) {
+    if (tenant == null || !TENANT.matcher(tenant).matches()) {
+      throw new IllegalArgumentException(
+          "tenant-content-topics: '"
+              + tenant
+              + "' is not a tenant id (1 to 100 characters of A-Z a-z 0-9 . _ -)");
+    }
+    return TENANT_CONTENT_PREFIX + tenant;
   }
 
   /** The topics with {@link #DEFAULT_PARTITIONS} partitions each. */
   public static FreshetTopics create(RegistrySettings registry) {
-    return new FreshetTopics(registry, DEFAULT_PARTITIONS);
+    return new FreshetTopics(registry, DEFAULT_PARTITIONS, List.of());
   }
 
   /** The topics with the given partition count each. */
   public static FreshetTopics create(RegistrySettings registry, int partitions) {
-    return new FreshetTopics(registry, partitions);
+    return new FreshetTopics(registry, partitions, List.of());
+  }
+
+  /**
+   * The topics with the given partition count each, and a content topic of its own for each tenant
+   * of {@code tenantContentTopics} ({@link #tenantContentTopic}).
+   *
+   * @throws IllegalArgumentException for an id that is not a tenant id
+   */
+  public static FreshetTopics create(
+      RegistrySettings registry, int partitions, Collection<String> tenantContentTopics) {
+    return new FreshetTopics(
+        registry, partitions, List.copyOf(new LinkedHashSet<>(tenantContentTopics)));
+  }
+
+  /** {@code tenant}'s own content topic, if the deployment isolates that tenant. */
+  public Optional<Topic<String, ContentFetched>> tenantContent(String tenant) {
+    return Optional.ofNullable(tenantContent.get(tenant));
+  }
+
+  /** The tenants with a content topic of their own. */
+  public Set<String> tenantsWithContentTopics() {
+    return tenantContent.keySet();
   }
 
   public Topic<String, FetchRequested> fetchRequested() {
@@ -124,9 +194,21 @@ public final class FreshetTopics {
     return apiKeys;
   }
 
-  /** All topics: the five of the data flow, in its order, then the API keys. */
+  /**
+   * All topics: the five of the data flow, in its order, then the API keys, then the per-tenant
+   * content topics.
+   */
   public List<Topic<String, ?>> all() {
-    return List.of(
-        fetchRequested, contentFetched, fetchCompleted, sourceStats, pushReceived, apiKeys);
+    List<Topic<String, ?>> all =
+        new ArrayList<>(
+            List.of(
+                fetchRequested,
+                contentFetched,
+                fetchCompleted,
+                sourceStats,
+                pushReceived,
+                apiKeys));
+    all.addAll(tenantContent.values());
+    return List.copyOf(all);
   }
 }

@@ -197,10 +197,11 @@ public final class TopicProvisioner {
    * The deployment step: {@code --bootstrap HOST:PORT[,...]} (or env {@code
    * KAFKA_BOOTSTRAP_SERVERS}), {@code --partitions N} ({@code FRESHET_KAFKA_PARTITIONS}, 12),
    * {@code --replication-factor N} ({@code FRESHET_KAFKA_REPLICATION_FACTOR}, 1), {@code
-   * --min-insync-replicas N} ({@code FRESHET_KAFKA_MIN_INSYNC_REPLICAS}, 0); {@code --help} lists
-   * them. Prints one line per topic. Exit 0 when every topic exists (warnings included), 1 when the
-   * cluster refused or did not answer within 60 s, 2 on bad arguments. Needs picocli on the class
-   * path (an optional dependency of this module: the services' jars carry it).
+   * --min-insync-replicas N} ({@code FRESHET_KAFKA_MIN_INSYNC_REPLICAS}, 0), {@code
+   * --tenant-content-topics T,...} ({@code FRESHET_KAFKA_TENANT_CONTENT_TOPICS}); {@code --help}
+   * lists them. Prints one line per topic. Exit 0 when every topic exists (warnings included), 1
+   * when the cluster refused or did not answer within 60 s, 2 on bad arguments. Needs picocli on
+   * the class path (an optional dependency of this module: the services' jars carry it).
    */
   public static void main(String[] args) {
     Map<String, String> env = new java.util.HashMap<>();
@@ -212,6 +213,10 @@ public final class TopicProvisioner {
         env,
         "FRESHET_KAFKA_MIN_INSYNC_REPLICAS",
         System.getenv("FRESHET_KAFKA_MIN_INSYNC_REPLICAS"));
+    putIfSet(
+        env,
+        "FRESHET_KAFKA_TENANT_CONTENT_TOPICS",
+        System.getenv("FRESHET_KAFKA_TENANT_CONTENT_TOPICS"));
     System.exit(run(args, env, System.out, System.err));
   }
 
@@ -256,7 +261,8 @@ public final class TopicProvisioner {
             "--bootstrap", "KAFKA_BOOTSTRAP_SERVERS",
             "--partitions", "FRESHET_KAFKA_PARTITIONS",
             "--replication-factor", "FRESHET_KAFKA_REPLICATION_FACTOR",
-            "--min-insync-replicas", "FRESHET_KAFKA_MIN_INSYNC_REPLICAS");
+            "--min-insync-replicas", "FRESHET_KAFKA_MIN_INSYNC_REPLICAS",
+            "--tenant-content-topics", "FRESHET_KAFKA_TENANT_CONTENT_TOPICS");
 
     @Spec CommandSpec spec;
 
@@ -295,6 +301,15 @@ public final class TopicProvisioner {
             "min.insync.replicas of each topic, 0 = the brokers' default (default:"
                 + " ${DEFAULT-VALUE}, from FRESHET_KAFKA_MIN_INSYNC_REPLICAS when set)")
     int minIsr;
+
+    @Option(
+        names = "--tenant-content-topics",
+        paramLabel = "TENANT[,...]",
+        split = ",",
+        description =
+            "tenants that get a content topic of their own, freshet.content.fetched.v1.<tenant>"
+                + " (default: none, from FRESHET_KAFKA_TENANT_CONTENT_TOPICS when set)")
+    List<String> tenantContentTopics = new ArrayList<>();
 
     @Option(
         names = {"-h", "--help"},
@@ -339,8 +354,14 @@ public final class TopicProvisioner {
     @Override
     public Integer call() {
       Settings settings;
+      FreshetTopics topics;
       try {
         settings = new Settings(partitions, replication, minIsr);
+        topics =
+            FreshetTopics.create(
+                io.freshet.schemas.serde.RegistrySettings.of("http://unused", false),
+                FreshetTopics.DEFAULT_PARTITIONS,
+                tenantContentTopics.stream().map(String::strip).filter(t -> !t.isEmpty()).toList());
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -348,11 +369,7 @@ public final class TopicProvisioner {
       props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
       props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
       try (Admin admin = Admin.create(props)) {
-        var wanted =
-            freshetTopics(
-                FreshetTopics.create(
-                    io.freshet.schemas.serde.RegistrySettings.of("http://unused", false)),
-                settings);
+        var wanted = freshetTopics(topics, settings);
         Report report = provision(admin, wanted, Duration.ofSeconds(60));
         report.created().forEach(t -> out.println(t + ": created"));
         report.checked().forEach((t, p) -> out.println(t + ": exists, " + p + " partitions"));

@@ -51,4 +51,21 @@ class TopicProvisionerCommandTest {
         .contains("'three'")
         .contains("(from FRESHET_KAFKA_REPLICATION_FACTOR)");
   }
+
+  @Test
+  void aTenantContentTopicNeedsATenantIdThatCanNameATopic() {
+    assertThat(run(Map.of(), "--tenant-content-topics", "acme,a/b")).isEqualTo(2);
+    assertThat(err())
+        .contains("tenant-content-topics: 'a/b' is not a tenant id")
+        .contains("(provision-topics --help)");
+    assertThat(
+            FreshetTopics.create(
+                    io.freshet.schemas.serde.RegistrySettings.of("http://unused", false),
+                    3,
+                    java.util.List.of("acme", "globex.eu", "acme"))
+                .all())
+        .extracting(Topic::name)
+        .endsWith("freshet.content.fetched.v1.acme", "freshet.content.fetched.v1.globex.eu")
+        .doesNotHaveDuplicates();
+  }
 }

@@ -46,7 +46,8 @@ public class KafkaKitAutoConfiguration {
   FreshetTopics freshetTopics(KafkaSettings settings) {
     return FreshetTopics.create(
         RegistrySettings.of(settings.registryUrl(), settings.autoRegister()),
-        settings.partitions());
+        settings.partitions(),
+        settings.tenantContentTopics());
   }
 
   /**

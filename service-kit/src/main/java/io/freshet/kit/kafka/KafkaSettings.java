@@ -5,6 +5,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -24,6 +25,11 @@ import org.springframework.validation.annotation.Validated;
  *     topics, checking existing ones); off where a deployment step runs it, as the local stack does
  * @param outageRetry how a record is retried while a part it needs is unavailable
  * @param deadLetterTimeout how long a dead letter's send may wait for the broker
+ * @param tenantContentTopics tenants whose content is also written to a topic of their own, {@code
+ *     freshet.content.fetched.v1.<tenant>} (by the fetch-worker, in the same transaction as the
+ *     shared topic), so a tenant's consumers can be allowed on their topic alone (Kafka ACLs:
+ *     docs/operations.md); empty by default. Every service and the provisioner must be given the
+ *     same list
  */
 @Validated
 @ConfigurationProperties("freshet.kafka")
@@ -35,7 +41,8 @@ public record KafkaSettings(
     @Min(0) @DefaultValue("0") int minInsyncReplicas,
     @DefaultValue("true") boolean createTopics,
     @Valid @DefaultValue OutageRetry outageRetry,
-    @NotNull @DefaultValue("30s") Duration deadLetterTimeout) {
+    @NotNull @DefaultValue("30s") Duration deadLetterTimeout,
+    @NotNull @DefaultValue List<String> tenantContentTopics) {
 
   /**
    * Capped exponential backoff, forever: the first retry after {@code initial}, each next one twice

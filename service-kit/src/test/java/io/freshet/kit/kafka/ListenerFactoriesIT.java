@@ -125,7 +125,8 @@ class ListenerFactoriesIT {
             0,
             false,
             new KafkaSettings.OutageRetry(Duration.ofMillis(100), Duration.ofMillis(400)),
-            Duration.ofSeconds(10));
+            Duration.ofSeconds(10),
+            List.of());
     var producers =
         new DefaultKafkaProducerFactory<>(
             props.buildProducerProperties(), new StringSerializer(), new ByteArraySerializer());
