@@ -2,7 +2,6 @@ package io.freshet.worker.connector.feed;
 
 import io.freshet.schemas.avro.Connector;
 import io.freshet.worker.connector.DocumentConnector;
-import io.freshet.worker.connector.ServerHints;
 import io.freshet.worker.connector.SourceRequest;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.http.HttpResult;
@@ -48,10 +47,10 @@ public final class FeedConnector extends DocumentConnector {
         response.contentType() == null
             ? ""
             : response.contentType().toLowerCase(java.util.Locale.ROOT);
-    if (type.contains("json") || startsWithBrace(body)) {
-      return new Parsed(json.parse(body, response.finalUri()), ServerHints.NONE);
-    }
-    FeedDocument document = xml.read(body, response.contentType(), response.finalUri());
+    FeedDocument document =
+        type.contains("json") || startsWithBrace(body)
+            ? json.read(body, response.finalUri())
+            : xml.read(body, response.contentType(), response.finalUri());
     return new Parsed(document.items(), document.hints());
   }
 

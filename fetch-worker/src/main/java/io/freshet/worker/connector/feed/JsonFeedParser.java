@@ -1,6 +1,7 @@
 package io.freshet.worker.connector.feed;
 
 import io.freshet.worker.budget.WorkBudget;
+import io.freshet.worker.connector.ServerHints;
 import io.freshet.worker.http.ErrorKind;
 import io.freshet.worker.http.FetchFailure;
 import io.freshet.worker.items.RawItem;
@@ -12,12 +13,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** JSON Feed 1.0/1.1 (jsonfeed.org): {@code items[]} with id, url, title, content, dates. */
+/**
+ * JSON Feed 1.0/1.1 (jsonfeed.org): {@code items[]} with id, url, title, content, dates; and what
+ * the feed says of itself: {@code feed_url} (its own URL) and the first {@code hubs[]} entry of
+ * type {@code WebSub} (its hub).
+ */
 final class JsonFeedParser {
+
+  /** {@code hubs[]} entries looked at, as {@code FeedHints} bounds the links it reads. */
+  static final int MAX_HUBS = 16;
 
   /** Items mapped per document, as {@link XmlFeedParser#MAX_ITEMS}. */
   static final int MAX_ITEMS = XmlFeedParser.MAX_ITEMS;
@@ -25,6 +34,11 @@ final class JsonFeedParser {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   List<RawItem> parse(byte[] body, URI base) throws FetchFailure {
+    return read(body, base).items();
+  }
+
+  /** The document's items and its self and hub URLs. */
+  FeedDocument read(byte[] body, URI base) throws FetchFailure {
     JsonNode root;
     try {
       root = JSON.readTree(body);
@@ -81,7 +95,43 @@ final class JsonFeedParser {
               false,
               metadata));
     }
-    return out;
+    return new FeedDocument(out, hints(root, base));
+  }
+
+  private static ServerHints hints(JsonNode root, URI base) {
+    String self = link(base, text(root, "feed_url"));
+    String hub = null;
+    JsonNode hubs = root.get("hubs");
+    if (hubs != null && hubs.isArray()) {
+      int seen = 0;
+      for (JsonNode h : hubs) {
+        if (++seen > MAX_HUBS) {
+          break;
+        }
+        if ("websub".equalsIgnoreCase(text(h, "type"))) {
+          hub = link(base, text(h, "url"));
+          if (hub != null) {
+            break;
+          }
+        }
+      }
+    }
+    if (self == null && hub == null) {
+      return ServerHints.NONE;
+    }
+    return new ServerHints(null, null, null, new TreeSet<>(), new TreeSet<>(), null, self, hub);
+  }
+
+  /** A URL the feed gives for itself or its hub: resolved, at most 2,048 characters. */
+  private static String link(URI base, String href) {
+    if (href == null || href.isBlank() || href.length() > 2_048) {
+      return null;
+    }
+    try {
+      return base == null ? href.trim() : base.resolve(href.trim()).toString();
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private static String idOf(JsonNode item) {

@@ -61,6 +61,38 @@ class FeedHintsTest {
   }
 
   @Test
+  void aJsonFeedGivesItsFeedUrlAndItsWebSubHub() throws Exception {
+    String feed =
+        """
+        {"version": "https://jsonfeed.org/version/1.1", "title": "t",
+         "feed_url": "/feed.json",
+         "hubs": [{"type": "rssCloud", "url": "https://cloud.example/"}, %s
+                  {"type": "WebSub", "url": "https://websub.example/hub"}],
+         "items": [{"id": "1", "content_text": "a"}]}
+        """;
+    ServerHints h =
+        new JsonFeedParser()
+            .read(feed.formatted("").getBytes(StandardCharsets.UTF_8), BASE)
+            .hints();
+    assertThat(h.selfUrl()).isEqualTo("https://example.org/feed.json");
+    assertThat(h.hubUrl()).isEqualTo("https://websub.example/hub");
+    assertThat(h.limitsFreshness()).isFalse();
+
+    // a hub list longer than anyone needs is read only so far
+    String many = "{\"type\": \"other\", \"url\": \"https://x.example/\"},".repeat(20);
+    ServerHints far =
+        new JsonFeedParser()
+            .read(feed.formatted(many).getBytes(StandardCharsets.UTF_8), BASE)
+            .hints();
+    assertThat(far.hubUrl()).isNull();
+    assertThat(
+            new JsonFeedParser()
+                .read("{\"items\": []}".getBytes(StandardCharsets.UTF_8), BASE)
+                .hints())
+        .isEqualTo(ServerHints.NONE);
+  }
+
+  @Test
   void atomFeedsGiveTheirSelfAndHubLinks() throws Exception {
     ServerHints h =
         hints(
