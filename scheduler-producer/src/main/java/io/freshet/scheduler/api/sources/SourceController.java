@@ -127,7 +127,12 @@ class SourceController {
   @Operation(
       summary =
           "Update the fields the body names; every field it does not name keeps its stored value"
-              + " (credentials too; \"credentials\": null removes them)")
+              + " (credentials too; \"credentials\": null removes them)",
+      description =
+          "What GET returned may be sent back whole: its read-only fields (id, has_credentials,"
+              + " cursor, schedule, stats, server, created_at, updated_at) are ignored, and ***"
+              + " where GET masked a secret keeps the stored secret while the url stays on the"
+              + " same server (scheme, host, port).")
   @PutMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
   SourceView update(
       @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
