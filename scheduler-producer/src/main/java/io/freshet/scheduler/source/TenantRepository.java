@@ -73,14 +73,17 @@ public class TenantRepository {
   /** A tenant with how many sources it has. */
   public record Counted(TenantRow tenant, long sourceCount) {}
 
-  /** Every tenant with its source count, by id. */
-  public List<Counted> listWithSourceCounts() {
+  /** Every tenant with its source count, by id; or only {@code only}, when given. */
+  public List<Counted> listWithSourceCounts(Optional<String> only) {
     return jdbc.sql(
             """
             SELECT t.id, t.tier, t.max_sources, t.created_at,
                    (SELECT count(*) FROM scheduler.sources s WHERE s.tenant_id = t.id) AS sources
-            FROM scheduler.tenants t ORDER BY t.id
+            FROM scheduler.tenants t
+            WHERE CAST(:only AS text) IS NULL OR t.id = :only
+            ORDER BY t.id
             """)
+        .param("only", only.orElse(null))
         .query((rs, n) -> new Counted(row(rs, n), rs.getLong("sources")))
         .list();
   }

@@ -85,7 +85,9 @@ public abstract class SchedulerItSupport {
 
   @BeforeEach
   void emptyTables() {
-    jdbc.sql("TRUNCATE scheduler.sources, scheduler.tenants, scheduler.claim_reservations CASCADE")
+    jdbc.sql(
+            "TRUNCATE scheduler.sources, scheduler.tenants, scheduler.claim_reservations,"
+                + " scheduler.audit_log CASCADE")
         .update();
     tenant = "t-" + UUID.randomUUID().toString().substring(0, 8);
     tenant(tenant, "pro");

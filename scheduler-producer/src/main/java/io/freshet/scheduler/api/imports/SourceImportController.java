@@ -1,9 +1,11 @@
 package io.freshet.scheduler.api.imports;
 
+import io.freshet.kit.security.KeyPrincipal;
 import io.freshet.scheduler.api.support.ApiProperties;
 import io.freshet.scheduler.api.support.BodyReader;
 import io.freshet.scheduler.api.support.Json;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -12,6 +14,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.io.InputStream;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -44,7 +47,8 @@ class SourceImportController {
       summary = "Import sources from NDJSON, all or nothing",
       description =
           "Each line is a SourceRequest, as the body of POST /sources; tenant_id defaults to the"
-              + " query parameter. Sources the tenant already has (same connector and URL) are"
+              + " query parameter, and for a tenant key to its tenant (a line or a query naming"
+              + " another tenant is 404). Sources the tenant already has (same connector and URL) are"
               + " skipped and counted. Any bad line rejects the whole import with one message per"
               + " bad field, prefixed by 'line N: '.",
       requestBody =
@@ -68,15 +72,20 @@ class SourceImportController {
   @PostMapping(path = "/ndjson", consumes = NDJSON)
   @ResponseStatus(HttpStatus.CREATED)
   ImportResult ndjson(
-      @RequestParam(name = "tenant_id", required = false) String tenantId, InputStream body) {
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @RequestParam(name = "tenant_id", required = false) String tenantId,
+      InputStream body) {
+    String tenant = caller.actingFor(tenantId).orElse(null);
     String text = BodyReader.readUtf8(body, props.maxImportSize());
-    return importer.run(NdjsonImport.parse(text, props.maxImportLines(), json), tenantId);
+    return importer.run(
+        caller, NdjsonImport.parse(text, props.maxImportLines(), json), tenant, "ndjson");
   }
 
   @Operation(
       summary = "Import feeds from an OPML subscription list, all or nothing",
       description =
-          "Every outline with an xmlUrl becomes a feed source of the tenant; a folder named like"
+          "Every outline with an xmlUrl becomes a feed source of the tenant (tenant_id: required"
+              + " for an admin key; a tenant key's own by default); a folder named like"
               + " a category (rss, social, …) gives its feeds that category. HTML entities"
               + " (&nbsp;, &eacute;, …) are read as the characters they name; a title longer"
               + " than a source name may be is truncated, with a warning in the result. Errors"
@@ -94,8 +103,12 @@ class SourceImportController {
       path = "/opml",
       consumes = {OPML, "application/xml", "text/xml"})
   @ResponseStatus(HttpStatus.CREATED)
-  ImportResult opml(@RequestParam(name = "tenant_id") String tenantId, InputStream body) {
+  ImportResult opml(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @RequestParam(name = "tenant_id", required = false) String tenantId,
+      InputStream body) {
+    String tenant = caller.requireActingFor(tenantId, "tenant_id");
     byte[] xml = BodyReader.read(body, props.maxImportSize());
-    return importer.run(OpmlImport.parse(xml, props.maxImportLines()), tenantId);
+    return importer.run(caller, OpmlImport.parse(xml, props.maxImportLines()), tenant, "opml");
   }
 }

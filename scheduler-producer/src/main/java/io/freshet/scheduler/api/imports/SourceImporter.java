@@ -1,5 +1,6 @@
 package io.freshet.scheduler.api.imports;
 
+import io.freshet.kit.security.KeyPrincipal;
 import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.sources.SourceCommands;
 import io.freshet.scheduler.api.sources.SourceInput;
@@ -7,6 +8,9 @@ import io.freshet.scheduler.api.sources.SourceRequest;
 import io.freshet.scheduler.api.support.RequestBinder;
 import io.freshet.scheduler.api.tenants.TenantLimits;
 import io.freshet.scheduler.api.tenants.TenantRequest;
+import io.freshet.scheduler.audit.AuditAction;
+import io.freshet.scheduler.audit.AuditChanges;
+import io.freshet.scheduler.audit.AuditLog;
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.schedule.CadenceTimeScale;
 import io.freshet.scheduler.source.NewSource;
@@ -33,7 +37,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Bulk import, all or nothing: every entry is bound and checked as a {@link SourceRequest} before
  * anything is written; then, in one transaction holding each tenant's row lock, sources the tenant
  * already has (same connector and URL) are skipped, the tenant's source limit is checked for the
- * whole batch ({@link TenantLimits}, as for one creation) and the rest is inserted.
+ * whole batch ({@link TenantLimits}, as for one creation) and the rest is inserted, with one audit
+ * record per tenant. A tenant key imports into its own tenant only: an entry naming another is
+ * answered 404 ({@link KeyPrincipal#actingFor}) and nothing is imported.
  */
 @Component
 class SourceImporter {
@@ -48,6 +54,7 @@ class SourceImporter {
 
   private final Duration importSpread;
   private final CadenceTimeScale time;
+  private final AuditLog audit;
 
   SourceImporter(
       SourceCommands commands,
@@ -58,7 +65,9 @@ class SourceImporter {
       TransactionTemplate tx,
       Clock clock,
       SchedulerProperties props,
-      CadenceTimeScale time) {
+      CadenceTimeScale time,
+      AuditLog audit) {
+    this.audit = audit;
     this.importSpread = props.web().importSpread();
     this.time = time;
     this.commands = commands;
@@ -71,10 +80,13 @@ class SourceImporter {
   }
 
   /**
-   * @param fallbackTenant the {@code tenant_id} query parameter, used by entries without one; may
-   *     be null when every entry names its tenant
+   * @param caller the key importing: every entry's tenant must be one it acts for
+   * @param fallbackTenant the tenant entries without one are for (the {@code tenant_id} query
+   *     parameter, or a tenant key's tenant); may be null when every entry names its tenant
+   * @param format {@code ndjson} or {@code opml}, for the audit record
    */
-  ImportResult run(List<ImportEntry> entries, String fallbackTenant) {
+  ImportResult run(
+      KeyPrincipal caller, List<ImportEntry> entries, String fallbackTenant, String format) {
     if (fallbackTenant != null) {
       if (!fallbackTenant.matches(TenantRequest.ID_PATTERN)) {
         fail(List.of("tenant_id: " + TenantRequest.ID_RULE + " (query parameter)"));
@@ -100,6 +112,7 @@ class SourceImporter {
         continue;
       }
       String tenant = bound.value().tenantId();
+      caller.actingFor(tenant); // another tenant's: 404, as if it did not exist
       if (!known.computeIfAbsent(tenant, t -> tenants.find(t).isPresent())) {
         errors.add(entry.label() + ": " + SourceCommands.unknownTenant(tenant));
         continue;
@@ -117,7 +130,19 @@ class SourceImporter {
         tx.execute(
             status -> {
               Set<UUID> ids = new HashSet<>();
-              byTenant.forEach((tenant, batch) -> ids.addAll(importFor(tenant, batch)));
+              byTenant.forEach(
+                  (tenant, batch) -> {
+                    List<UUID> made = importFor(tenant, batch);
+                    ids.addAll(made);
+                    var changes =
+                        AuditChanges.of()
+                            .put("format", format)
+                            .put("created", made.size())
+                            .put("skipped", batch.size() - made.size());
+                    var list = changes.putArray("source_ids");
+                    made.forEach(id -> list.add(id.toString()));
+                    audit.record(caller, tenant, AuditAction.IMPORT, null, changes);
+                  });
               return ids;
             });
     List<UUID> ids = valid.stream().map(Validated::id).filter(created::contains).toList();

@@ -1,10 +1,15 @@
 package io.freshet.scheduler.api.keys;
 
 import io.freshet.kit.security.ApiKeys;
+import io.freshet.kit.security.KeyPrincipal;
 import io.freshet.kit.security.Role;
 import io.freshet.kit.web.ApiException;
+import io.freshet.scheduler.audit.AuditAction;
+import io.freshet.scheduler.audit.AuditChanges;
+import io.freshet.scheduler.audit.AuditLog;
 import io.freshet.scheduler.source.TenantRepository;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Clock;
 import java.time.Instant;
@@ -16,6 +21,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -30,7 +37,8 @@ import org.springframework.web.util.UriComponentsBuilder;
 /**
  * API keys, an admin's: create (the key is in the answer, once), list, read, revoke. Every change
  * reaches every service through the key topic ({@link KeyPublisher}), sent before the answer when
- * the broker is up, else by the next round.
+ * the broker is up, else by the next round. Creations and revocations are audited (the key's id,
+ * tenant, role and expiry; never its text).
  */
 @RestController
 @RequestMapping(path = "/keys", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -43,8 +51,18 @@ class KeyController {
   private final TenantRepository tenants;
   private final KeyPublisher publisher;
   private final Clock clock;
+  private final AuditLog audit;
+  private final TransactionTemplate tx;
 
-  KeyController(KeyRepository keys, TenantRepository tenants, KeyPublisher publisher, Clock clock) {
+  KeyController(
+      KeyRepository keys,
+      TenantRepository tenants,
+      KeyPublisher publisher,
+      Clock clock,
+      AuditLog audit,
+      TransactionTemplate tx) {
+    this.audit = audit;
+    this.tx = tx;
     this.keys = keys;
     this.tenants = tenants;
     this.publisher = publisher;
@@ -58,11 +76,21 @@ class KeyController {
               + " every service within seconds.")
   @ResponseStatus(HttpStatus.CREATED)
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<KeyView.Created> create(@RequestBody KeyRequest body, UriComponentsBuilder uri) {
+  ResponseEntity<KeyView.Created> create(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @RequestBody KeyRequest body,
+      UriComponentsBuilder uri) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Role role = check(body, now);
     var key = ApiKeys.generate();
-    keys.insert(key.id(), body.tenantId(), role, key.secretSha256(), now, body.expiresAt());
+    tx.executeWithoutResult(
+        status -> {
+          keys.insert(key.id(), body.tenantId(), role, key.secretSha256(), now, body.expiresAt());
+          var changes = AuditChanges.of().put("role", role.wireName());
+          changes.put("tenant_id", body.tenantId());
+          changes.put("expires_at", body.expiresAt() == null ? null : body.expiresAt().toString());
+          audit.record(caller, body.tenantId(), AuditAction.KEY_CREATE, key.id(), changes);
+        });
     log.info("API key {} created: role {}, tenant {}", key.id(), role.wireName(), body.tenantId());
     publishNow();
     return ResponseEntity.created(uri.path("/keys/{id}").build(key.id()))
@@ -86,8 +114,25 @@ class KeyController {
   @Operation(
       summary = "Revoke a key: refused by every service within seconds; revoking twice is no error")
   @DeleteMapping("/{id}")
-  KeyView revoke(@PathVariable String id) {
-    if (keys.revoke(id, clock.instant().truncatedTo(ChronoUnit.MILLIS))) {
+  KeyView revoke(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @PathVariable String id) {
+    Boolean revoked =
+        tx.execute(
+            status -> {
+              if (!keys.revoke(id, clock.instant().truncatedTo(ChronoUnit.MILLIS))) {
+                return false;
+              }
+              KeyRow row = keys.find(id).orElseThrow();
+              audit.record(
+                  caller,
+                  row.tenantId(),
+                  AuditAction.KEY_REVOKE,
+                  id,
+                  AuditChanges.of().put("role", row.role().wireName()));
+              return true;
+            });
+    if (Boolean.TRUE.equals(revoked)) {
       log.info("API key {} revoked", id);
       publishNow();
     }

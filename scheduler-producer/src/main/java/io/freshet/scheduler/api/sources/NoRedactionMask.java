@@ -14,9 +14,11 @@ import java.lang.annotation.Target;
 import java.util.List;
 
 /**
- * A request must not store the mask the API shows in place of a secret ({@link SecretRedactor}): a
- * client that reads a source and sends it back would otherwise replace the secret with {@code ***}.
- * One message per place, naming it ({@code url}, {@code config.headers.X-Api-Key}).
+ * A request must not store the mask the API shows in place of a secret ({@link SecretRedactor}). An
+ * update first puts the stored secrets back where it sends the mask it was shown ({@link
+ * SecretRedactor#restore}, in {@code SourceCommands}), so what is left here is a mask with no
+ * stored secret behind it (a creation, a new key, a URL moved to another server). One message per
+ * place, naming it ({@code url}, {@code config.headers.X-Api-Key}).
  */
 @Documented
 @Constraint(validatedBy = NoRedactionMask.Validator.class)

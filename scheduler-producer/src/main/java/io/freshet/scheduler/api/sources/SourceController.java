@@ -1,6 +1,7 @@
 package io.freshet.scheduler.api.sources;
 
 import io.freshet.cadence.source.Category;
+import io.freshet.kit.security.KeyPrincipal;
 import io.freshet.kit.web.ApiException;
 import io.freshet.scheduler.api.support.ApiProperties;
 import io.freshet.scheduler.api.support.Json;
@@ -10,6 +11,7 @@ import io.freshet.scheduler.source.SourceFilter;
 import io.freshet.scheduler.source.SourcePage;
 import io.freshet.scheduler.source.SourceRepository;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -20,6 +22,7 @@ import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -33,7 +36,11 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
 import tools.jackson.databind.JsonNode;
 
-/** Sources: create, read, list, edit, enable, disable, delete and fetch now. */
+/**
+ * Sources: create, read, list, edit, enable, disable, delete and fetch now — each for the tenant of
+ * the caller's key: a tenant key sees only its tenant's sources (another's is 404, as if missing),
+ * an admin key every tenant's, and names the tenant it creates a source for.
+ */
 @RestController
 @RequestMapping(path = "/sources", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "sources", description = "The sources the scheduler fetches")
@@ -56,20 +63,26 @@ class SourceController {
   @ApiResponse(responseCode = "409", description = "The tenant has reached its source limit")
   @ResponseStatus(HttpStatus.CREATED) // as the ResponseEntity says: for the OpenAPI document
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  ResponseEntity<SourceView> create(@RequestBody SourceRequest body, UriComponentsBuilder uri) {
-    SourceView view = commands.create(body);
+  ResponseEntity<SourceView> create(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @RequestBody SourceRequest body,
+      UriComponentsBuilder uri) {
+    SourceView view = commands.create(caller, body);
     return ResponseEntity.created(uri.path("/sources/{id}").build(view.id())).body(view);
   }
 
   @Operation(summary = "A source with its schedule and stats; credentials are never shown")
   @GetMapping("/{id}")
-  SourceView get(@PathVariable UUID id) {
-    return commands.view(id);
+  SourceView get(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @PathVariable UUID id) {
+    return commands.view(caller, id);
   }
 
   @Operation(summary = "Sources, oldest first, filtered and paged")
   @GetMapping
   SourceList list(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
       @RequestParam(name = "tenant_id", required = false) String tenantId,
       @RequestParam(required = false) String enabled,
       @RequestParam(required = false) String connector,
@@ -94,9 +107,11 @@ class SourceController {
       throw ApiException.badRequest(errors);
     }
     String textFilter = text == null || text.isBlank() ? null : text.strip();
+    // in SQL: a tenant key's list holds its tenant's sources only, an admin's every tenant's
+    // unless tenant_id names one
     var filter =
         new SourceFilter(
-            tenantId,
+            caller.actingFor(tenantId).orElse(null),
             enabledFilter,
             connectorFilter,
             categoryFilter == null ? null : WireNames.of(categoryFilter),
@@ -112,9 +127,15 @@ class SourceController {
   @Operation(
       summary =
           "Update the fields the body names; every field it does not name keeps its stored value"
-              + " (credentials too; \"credentials\": null removes them)")
+              + " (credentials too; \"credentials\": null removes them)",
+      description =
+          "What GET returned may be sent back whole: its read-only fields (id, has_credentials,"
+              + " cursor, schedule, stats, server, created_at, updated_at) are ignored, and ***"
+              + " where GET masked a secret keeps the stored secret while the url stays on the"
+              + " same server (scheme, host, port).")
   @PutMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
   SourceView update(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
       @PathVariable UUID id,
       @io.swagger.v3.oas.annotations.parameters.RequestBody(
               content = @Content(schema = @Schema(implementation = SourceRequest.class)))
@@ -122,26 +143,32 @@ class SourceController {
           JsonNode body) {
     // merge semantics need to know which fields the body names: bound as a tree, laid over the
     // stored source and then bound to SourceRequest like a creation
-    return commands.update(id, body);
+    return commands.update(caller, id, body);
   }
 
   @Operation(summary = "Enable a source and recompute its due time")
   @PostMapping("/{id}/enable")
-  SourceView enable(@PathVariable UUID id) {
-    return commands.setEnabled(id, true);
+  SourceView enable(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @PathVariable UUID id) {
+    return commands.setEnabled(caller, id, true);
   }
 
   @Operation(summary = "Disable a source: it is no longer claimed")
   @PostMapping("/{id}/disable")
-  SourceView disable(@PathVariable UUID id) {
-    return commands.setEnabled(id, false);
+  SourceView disable(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @PathVariable UUID id) {
+    return commands.setEnabled(caller, id, false);
   }
 
   @Operation(summary = "Delete a source")
   @DeleteMapping("/{id}")
   @ResponseStatus(HttpStatus.NO_CONTENT)
-  void delete(@PathVariable UUID id) {
-    commands.delete(id);
+  void delete(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @PathVariable UUID id) {
+    commands.delete(caller, id);
   }
 
   @Operation(
@@ -153,8 +180,10 @@ class SourceController {
   @ApiResponse(responseCode = "409", description = "The source is disabled")
   @PostMapping("/{id}/fetch")
   @ResponseStatus(HttpStatus.ACCEPTED)
-  FetchAccepted fetchNow(@PathVariable UUID id) {
-    return commands.requestFetch(id);
+  FetchAccepted fetchNow(
+      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
+      @PathVariable UUID id) {
+    return commands.requestFetch(caller, id);
   }
 
   private static <E extends Enum<E>> E enumFilter(

@@ -65,8 +65,10 @@ public record SourceRequest(
     @Schema(
             description =
                 "Settings: cadence (see the cadence module), retention_days ≥ 1, connector"
-                    + " options. Values under secret-looking keys are shown as ***; put secrets in"
-                    + " credentials.",
+                    + " options. Secret values (under a secret name such as token or X-Api-Key —"
+                    + " not sync_token_param, which names a parameter — or shaped like a"
+                    + " credential) are shown as ***; sent back as *** in an update they keep the"
+                    + " stored value. Put secrets in credentials.",
             example = "{\"cadence\": {\"mode\": \"interval\", \"every_minutes\": 60}}")
         @SourceConfig
         JsonNode config,

@@ -52,12 +52,21 @@ class OpenApiConfig {
                         + " the fetch-worker when due; its cadence lives in config.cadence. Every"
                         + " call needs Authorization: Bearer <key>, an API key (fk_<id>_<secret>):"
                         + " reads (GET, HEAD) accept a read, write or admin key, writes a write or"
-                        + " admin key, tenant changes and /keys an admin key. Put secrets (API"
-                        + " keys, passwords, header values) in credentials, which are sealed and"
-                        + " never shown: query parameters of url and config values with"
-                        + " secret-looking names (token, secret, password, key, auth, sig,"
-                        + " session, cookie, …) are shown as *** and a write that sends *** back"
-                        + " there is refused. Errors are RFC 9457 problems (application/problem+json:"
+                        + " admin key, tenant changes and /keys an admin key, GET /audit a write"
+                        + " or admin key. Every call acts for the tenant of its key: a read or"
+                        + " write key sees only its tenant's sources and tenant (another tenant's,"
+                        + " or a path, query or body tenant_id naming another, is 404 as if it did"
+                        + " not exist); an admin key acts for every tenant, lists cover them all"
+                        + " unless tenant_id names one, and a creation must name it. Put secrets"
+                        + " (API keys, passwords, header values) in credentials, which are sealed"
+                        + " and never shown: url query parameters and config values that are"
+                        + " secrets (by a secret name such as token, secret, password, key, auth,"
+                        + " sig, session, cookie — not a name that names something, such as"
+                        + " sync_token_param — or by a credential's form, such as Bearer …) are"
+                        + " shown as ***; a PUT of what a GET returned keeps them (*** in their"
+                        + " place keeps the stored secret while the url stays on its server), ***"
+                        + " anywhere else under a secret name is refused. Every change is in the"
+                        + " audit log (GET /audit). Errors are RFC 9457 problems (application/problem+json:"
                         + " type, title, status, detail) whose errors member lists one message"
                         + " per bad field or parameter, each starting with its name."))
         .components(
@@ -138,7 +147,15 @@ class OpenApiConfig {
             ? "The key's role may not read this"
             : "The key's role may not do this (a read key never writes)");
     if (path.contains("{")) {
-      add(responses, "404", "Nothing with this id");
+      add(
+          responses,
+          "404",
+          "Nothing with this id, or another tenant's (a tenant key sees only its own)");
+    } else if (path.startsWith("/sources") || path.equals("/runs") || path.equals("/audit")) {
+      add(
+          responses,
+          "404",
+          "tenant_id names a tenant the key does not act for (answered as if it did not exist)");
     }
     if (hasBody) {
       add(responses, "413", "The body is larger than the limit");

@@ -145,7 +145,7 @@ class SourceImportIT extends ApiItSupport {
         .asString()
         .startsWith("line 1: tenant_id: is required");
     assertThat(importAs("text/x-opml", OpmlImportTest.SUBSCRIPTIONS, null).errors())
-        .containsExactly("tenant_id: query parameter is required");
+        .containsExactly("tenant_id: an admin key acts for every tenant, so say which tenant");
   }
 
   @Test

@@ -99,23 +99,40 @@ class ApiSecurityIT extends ApiItSupport {
     assertThat(api.get("/sources?tenant_id=" + tenant).text()).doesNotContain("K-123", "H-789");
     assertThat(created.text()).doesNotContain("K-123", "S-456", "H-789");
 
-    // GET, edit the name, PUT back what was read: refused, naming where the mask would land
+    // GET, edit the name, PUT back what was read: accepted, the stored secrets kept
     String back =
         "{\"name\": \"Renamed\", \"url\": %s, \"config\": %s}"
             .formatted(shown.get("url"), shown.get("config"));
     ApiClient.Response put = api.put("/sources/" + id, back);
 
-    assertThat(put.status()).isEqualTo(400);
-    assertThat(put.errors())
+    assertThat(put.status()).as(put.text()).isEqualTo(200);
+    assertThat(put.json().get("name").stringValue()).isEqualTo("Renamed");
+    assertThat(put.text()).doesNotContain("K-123", "S-456", "H-789");
+    assertThat(storedUrlAndConfig(id)).contains("K-123", "S-456", "H-789").doesNotContain("***");
+
+    // the whole GET body written back is accepted too (its read-only fields are ignored)
+    ApiClient.Response whole = api.put("/sources/" + id, api.get("/sources/" + id).text());
+    assertThat(whole.status()).as(whole.text()).isEqualTo(200);
+    assertThat(storedUrlAndConfig(id)).contains("K-123", "S-456", "H-789").doesNotContain("***");
+
+    // a stored secret never follows the URL to another server: the mask there is refused
+    ApiClient.Response moved =
+        api.put(
+            "/sources/" + id,
+            "{\"url\": \"https://elsewhere.example.net/items?api_key=***\", \"config\": %s}"
+                .formatted(shown.get("config")));
+    assertThat(moved.status()).isEqualTo(400);
+    assertThat(moved.errors())
         .anySatisfy(m -> assertThat(m).startsWith("url: query parameter api_key is the redaction"))
         .anySatisfy(m -> assertThat(m).startsWith("config.headers.X-Api-Key: is the redaction"));
-    assertThat(
-            jdbc.sql("SELECT url || config_json::text FROM scheduler.sources WHERE id = ?")
-                .param(id)
-                .query(String.class)
-                .single())
-        .contains("K-123", "S-456", "H-789")
-        .doesNotContain("***");
+    assertThat(storedUrlAndConfig(id)).contains("K-123", "S-456", "H-789").doesNotContain("***");
+  }
+
+  private String storedUrlAndConfig(UUID id) {
+    return jdbc.sql("SELECT url || config_json::text FROM scheduler.sources WHERE id = ?")
+        .param(id)
+        .query(String.class)
+        .single();
   }
 
   @Test

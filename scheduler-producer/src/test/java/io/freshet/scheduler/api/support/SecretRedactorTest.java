@@ -133,4 +133,114 @@ class SecretRedactorTest {
         .contains("\"token\" : \"***\"");
     assertThat(SecretRedactor.redactText(null)).isNull();
   }
+
+  @Test
+  void aNameThatNamesASecretIsNotOneAndReadsBackInClear() {
+    for (String naming :
+        new String[] {
+          "sync_token_param",
+          "sync_token_pointer",
+          "tokenParam",
+          "api_key_name",
+          "auth_mode",
+          "token_type",
+          "session_field"
+        }) {
+      assertThat(SecretRedactor.isSecret(naming)).as(naming).isFalse();
+    }
+    JsonNode config =
+        ApiTesting.json()
+            .read(
+                """
+            {"cursor_mode": "sync_token", "sync_token_param": "syncToken",
+             "sync_token_pointer": "/nextSyncToken", "sync_token": "st-1"}
+            """);
+
+    JsonNode shown = SecretRedactor.redact(config);
+
+    assertThat(shown.get("sync_token_param").stringValue()).isEqualTo("syncToken");
+    assertThat(shown.get("sync_token_pointer").stringValue()).isEqualTo("/nextSyncToken");
+    assertThat(shown.get("cursor_mode").stringValue()).isEqualTo("sync_token");
+    assertThat(shown.get("sync_token").stringValue()).isEqualTo("***");
+  }
+
+  @Test
+  void aValueThatIsACredentialIsMaskedWhateverItsName() {
+    JsonNode config =
+        ApiTesting.json()
+            .read(
+                """
+            {"headers": {"X-Upstream": "Bearer abc.def-123", "Accept": "text/html",
+                         "X-Forward": "Basic dXNlcjpwYXNz"},
+             "note": "fk_abcdefghij012345_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+             "jwt_like": "eyJhbGciOiJI.eyJzdWIiOiIx.sig", "title": "Bearer of good news"}
+            """);
+
+    JsonNode shown = SecretRedactor.redact(config);
+
+    assertThat(shown.get("headers").get("X-Upstream").stringValue()).isEqualTo("***");
+    assertThat(shown.get("headers").get("X-Forward").stringValue()).isEqualTo("***");
+    assertThat(shown.get("headers").get("Accept").stringValue()).isEqualTo("text/html");
+    assertThat(shown.get("note").stringValue()).isEqualTo("***");
+    assertThat(shown.get("jwt_like").stringValue()).isEqualTo("***");
+    // words after "Bearer": a sentence, not a credential (a credential has no spaces)
+    assertThat(shown.get("title").stringValue()).isEqualTo("Bearer of good news");
+    assertThat(SecretRedactor.redactUrl("https://x.org/a?h=Bearer%20abcdef&page=2"))
+        .isEqualTo("https://x.org/a?h=***&page=2");
+  }
+
+  @Test
+  void whatWasReadCanBeWrittenBackAndKeepsTheStoredSecrets() {
+    JsonNode stored =
+        ApiTesting.json()
+            .read(
+                """
+            {"headers": {"X-Api-Key": "k-1", "Accept": "text/html", "Authorization": {"a": 1}},
+             "sync_token_param": "syncToken", "pages": [{"token": "t-1"}]}
+            """);
+    JsonNode shown = SecretRedactor.redact(stored);
+
+    assertThat(SecretRedactor.restore(shown, stored)).isEqualTo(stored);
+    assertThat(SecretRedactor.maskedFields(null, SecretRedactor.restore(shown, stored))).isEmpty();
+
+    // a changed value is taken; a mask where nothing secret was stored stays, and is refused
+    JsonNode sent =
+        ApiTesting.json()
+            .read(
+                """
+            {"headers": {"X-Api-Key": "k-2", "Accept": "text/html", "Cookie": "***"},
+             "sync_token_param": "since"}
+            """);
+    JsonNode restored = SecretRedactor.restore(sent, stored);
+    assertThat(restored.get("headers").get("X-Api-Key").stringValue()).isEqualTo("k-2");
+    assertThat(restored.get("sync_token_param").stringValue()).isEqualTo("since");
+    assertThat(SecretRedactor.maskedFields(null, restored).stream().map(Object::toString))
+        .singleElement()
+        .asString()
+        .startsWith("config.headers.Cookie:");
+    assertThat(SecretRedactor.restore(null, stored)).isNull();
+  }
+
+  @Test
+  void aUrlReadBackHasItsSecretQueryValuesRestored() {
+    String stored = "https://api.example.org/v1?page=2&api_key=K%2B1&sig=a&sig=b#top";
+    String shown = SecretRedactor.redactUrl(stored);
+    assertThat(shown)
+        .isEqualTo("https://api.example.org/v1?page=2&api_key=***&sig=***&sig=***#top");
+
+    assertThat(SecretRedactor.restoreUrl(shown, stored)).isEqualTo(stored);
+    assertThat(SecretRedactor.maskedFields(SecretRedactor.restoreUrl(shown, stored), null))
+        .isEmpty();
+    // a new path, the same server: the stored secrets stay; a new mask stays (and is refused)
+    assertThat(
+            SecretRedactor.restoreUrl(
+                "https://api.example.org/v2?api_key=***&page=3&token=***", stored))
+        .isEqualTo("https://api.example.org/v2?api_key=K%2B1&page=3&token=***");
+    // another server: a stored secret never follows the URL there
+    assertThat(SecretRedactor.restoreUrl("https://evil.example.net/v1?api_key=***", stored))
+        .isEqualTo("https://evil.example.net/v1?api_key=***");
+    assertThat(SecretRedactor.restoreUrl("https://x.org/feed", stored))
+        .isEqualTo("https://x.org/feed");
+    assertThat(SecretRedactor.restoreUrl(null, stored)).isNull();
+  }
 }
