@@ -145,7 +145,10 @@ class ContentApiIT extends SinkItSupport {
     var partlyMissing =
         api.post(
             "/content/retention",
-            "{\"content_ids\": [" + id + ", 987654321987], \"reason\": \"tp_session\"}");
+            "{\"content_ids\": ["
+                + id
+                + ", 987654321987], \"reason\": \"tp_session\", \"ref\": \"s-1\","
+                + " \"tenant_id\": \"tenant-a\"}");
     assertThat(partlyMissing.status()).isEqualTo(404);
     assertThat(message(partlyMissing)).contains("987654321987").contains("nothing was changed");
     assertThat(
