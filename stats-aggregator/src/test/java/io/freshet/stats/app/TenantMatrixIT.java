@@ -157,6 +157,33 @@ class TenantMatrixIT {
         leaks(soft, what, many.body(), caller, tenants);
       }
       soft.assertAll();
+
+      // a key revoked on the scheduler (its state published again, revoked) is refused here
+      // within the minute ADR 0014 promises
+      Key read = valid.get(2);
+      assertThat(read.state().role()).isEqualTo(Role.READ);
+      String path = "/stats/" + read.state().tenantId() + "-src";
+      assertThat(app.getAs(path, read.bearer()).statusCode()).isEqualTo(200);
+      var revokedState =
+          new io.freshet.kit.security.KeyState(
+              read.id(),
+              read.state().tenantId(),
+              Role.READ,
+              read.state().secretSha256(),
+              read.state().createdAt(),
+              null,
+              Instant.now());
+      long start = System.nanoTime();
+      TestKeys.publish(
+          kafka.bootstrapServers(), topics.topics, List.of(new Key(read.text(), revokedState)));
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .pollInterval(Duration.ofMillis(100))
+          .untilAsserted(
+              () -> assertThat(app.getAs(path, read.bearer()).statusCode()).isEqualTo(401));
+      System.out.printf(
+          "revocation of %s reached the aggregator in %d ms%n",
+          read.id(), Duration.ofNanos(System.nanoTime() - start).toMillis());
     }
   }
 
