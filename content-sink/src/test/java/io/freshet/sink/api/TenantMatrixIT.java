@@ -262,6 +262,55 @@ class TenantMatrixIT extends SinkItSupport {
         .isZero();
   }
 
+  @Test
+  void anActivityRowKeepsTheTenantItsItemsNamedWhenTheOutcomeCarriesNone() {
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(600);
+    String tenant = "mt" + run;
+    // items first, then an outcome of an older worker without a tenant
+    String first = tenant + "-first";
+    var items = ContentFetched.newBuilder(item(first, "i", 1, t)).setTenantId(tenant).build();
+    sendContent(List.of(items));
+    await().atMost(WAIT).until(() -> rows(first) == 1);
+    sendCompleted(
+        List.of(
+            FetchCompleted.newBuilder(
+                    completed(
+                        first, items.getRequestId(), t, List.of(digest("i", 1, ItemNovelty.added))))
+                .setTenantId("")
+                .build()));
+    // the outcome first (no tenant), then its items
+    String second = tenant + "-second";
+    var later = ContentFetched.newBuilder(item(second, "i", 1, t)).setTenantId(tenant).build();
+    sendCompleted(
+        List.of(
+            FetchCompleted.newBuilder(
+                    completed(
+                        second,
+                        later.getRequestId(),
+                        t,
+                        List.of(digest("i", 1, ItemNovelty.added))))
+                .setTenantId("")
+                .build()));
+    await().atMost(WAIT).until(() -> activityTenant(second) != null);
+    sendContent(List.of(later));
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(activityTenant(first)).isEqualTo(tenant);
+              assertThat(activityTenant(second)).isEqualTo(tenant);
+            });
+  }
+
+  private String activityTenant(String source) {
+    return jdbc.sql("SELECT tenant_id FROM activity_log WHERE source_id = :s AND completed")
+        .param("s", source)
+        .query(String.class)
+        .optional()
+        .orElse(null);
+  }
+
   /** The documented status: module README, "Who sees what". */
   private static int expected(String kind, String method, boolean own) {
     return switch (kind) {
