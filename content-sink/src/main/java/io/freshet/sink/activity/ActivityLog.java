@@ -34,7 +34,10 @@ public class ActivityLog {
                 ORDER BY p.started_at DESC LIMIT 1),
               true)
       ON CONFLICT (request_id) DO UPDATE SET
-        source_id = excluded.source_id, tenant_id = excluded.tenant_id, epoch = excluded.epoch,
+        source_id = excluded.source_id, epoch = excluded.epoch,
+        -- the activity API is scoped by tenant: an outcome without one (an older worker) keeps the
+        -- tenant its items named
+        tenant_id = CASE WHEN excluded.tenant_id = '' THEN l.tenant_id ELSE excluded.tenant_id END,
         status = excluded.status, http_status = excluded.http_status,
         error_kind = excluded.error_kind, errors = excluded.errors, attempts = excluded.attempts,
         started_at = excluded.started_at, finished_at = excluded.finished_at,

@@ -1,5 +1,6 @@
 package io.freshet.sink.api;
 
+import io.freshet.kit.security.KeyPrincipal;
 import io.freshet.kit.web.ApiException;
 import io.freshet.schemas.avro.SignalType;
 import io.freshet.sink.config.SinkProperties;
@@ -9,6 +10,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -18,6 +20,12 @@ import org.springframework.web.bind.annotation.RestController;
  * Reads of the content layer: what a subscriber that joins late uses to catch up. The sink keeps no
  * table of sources or tenants: one it has never stored content or activity of is a 404, so a typo
  * is not mistaken for an empty list (a source whose every row was cleaned up is unknown again).
+ *
+ * <p>Every read is scoped by the caller's key ({@link KeyPrincipal}): a tenant key reads only its
+ * tenant's rows, the tenant is part of each query's {@code WHERE}, and another tenant's content,
+ * source, activity or tenant is answered exactly as one that does not exist (same 404, same
+ * message), so sequential content ids cannot be enumerated across tenants. A key for every tenant
+ * (admin, the deprecated read token) reads every tenant.
  */
 @RestController
 class ContentController {
@@ -35,15 +43,15 @@ class ContentController {
 
   @Operation(summary = "One stored item version, with its retention marks")
   @GetMapping("/content/{id}")
-  ContentView byId(@PathVariable long id) {
-    return reader.byId(id).orElseThrow(() -> unknown(id));
+  ContentView byId(@AuthenticationPrincipal KeyPrincipal caller, @PathVariable long id) {
+    return reader.byId(id, scope(caller)).orElseThrow(() -> unknown(id));
   }
 
   @Operation(
       summary = "Every stored version of the item the given version belongs to, oldest first")
   @GetMapping("/content/{id}/versions")
-  List<ContentView> versions(@PathVariable long id) {
-    List<ContentView> versions = reader.versionsOf(id);
+  List<ContentView> versions(@AuthenticationPrincipal KeyPrincipal caller, @PathVariable long id) {
+    List<ContentView> versions = reader.versionsOf(id, scope(caller));
     if (versions.isEmpty()) {
       throw unknown(id);
     }
@@ -53,6 +61,7 @@ class ContentController {
   @Operation(summary = "A source's content fetched in [from, to), oldest first, keyset-paged")
   @GetMapping("/sources/{sourceId}/content")
   Page<ContentView> bySource(
+      @AuthenticationPrincipal KeyPrincipal caller,
       @PathVariable String sourceId,
       @Parameter(description = "ISO-8601 instant, inclusive") @RequestParam(required = false)
           String from,
@@ -61,8 +70,10 @@ class ContentController {
       @RequestParam(required = false) Integer limit,
       @Parameter(description = "next_cursor of the previous page") @RequestParam(required = false)
           String cursor) {
-    var page = reader.bySource(sourceId, window(from, to), contentCursor(cursor), limit(limit));
-    if (page.items().isEmpty() && !reader.knowsSource(sourceId)) {
+    String tenant = scope(caller);
+    var page =
+        reader.bySource(sourceId, tenant, window(from, to), contentCursor(cursor), limit(limit));
+    if (page.items().isEmpty() && !reader.knowsSource(sourceId, tenant)) {
       throw unknownSource(sourceId);
     }
     return page;
@@ -72,6 +83,7 @@ class ContentController {
       summary = "A tenant's content of one signal type fetched in [from, to), oldest first, paged")
   @GetMapping("/tenants/{tenantId}/content")
   Page<ContentView> byTenantAndSignal(
+      @AuthenticationPrincipal KeyPrincipal caller,
       @PathVariable String tenantId,
       @Parameter(description = "event, ask, give or informative")
           @RequestParam(name = "signal_type")
@@ -80,6 +92,9 @@ class ContentController {
       @RequestParam(required = false) String to,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) String cursor) {
+    if (!caller.sees(tenantId)) {
+      throw unknownTenant(tenantId); // another tenant: as if the sink had never heard of it
+    }
     if (!SIGNAL_TYPES.contains(signalType)) {
       throw ApiException.badRequest(
           "signal_type: must be one of "
@@ -92,20 +107,31 @@ class ContentController {
         reader.byTenantAndSignal(
             tenantId, signalType, window(from, to), contentCursor(cursor), limit(limit));
     if (page.items().isEmpty() && !reader.knowsTenant(tenantId)) {
-      throw ApiException.notFound(
-          "tenantId: the sink has stored no content of tenant '" + shown(tenantId) + "'");
+      throw unknownTenant(tenantId);
     }
     return page;
+  }
+
+  private static ApiException unknownTenant(String tenantId) {
+    return ApiException.notFound(
+        "tenantId: the sink has stored no content of tenant '" + shown(tenantId) + "'");
+  }
+
+  /** The tenant the caller's reads are confined to; null for a key that reads every tenant. */
+  private static String scope(KeyPrincipal caller) {
+    return caller.allTenants() ? null : caller.tenantId();
   }
 
   @Operation(summary = "A source's activity log: one row per fetch, newest first, keyset-paged")
   @GetMapping("/sources/{sourceId}/activity")
   Page<ActivityView> activity(
+      @AuthenticationPrincipal KeyPrincipal caller,
       @PathVariable String sourceId,
       @RequestParam(required = false) Integer limit,
       @RequestParam(required = false) String cursor) {
-    var page = reader.activity(sourceId, cursor(cursor), limit(limit));
-    if (page.items().isEmpty() && !reader.knowsSource(sourceId)) {
+    String tenant = scope(caller);
+    var page = reader.activity(sourceId, tenant, cursor(cursor), limit(limit));
+    if (page.items().isEmpty() && !reader.knowsSource(sourceId, tenant)) {
       throw unknownSource(sourceId);
     }
     return page;

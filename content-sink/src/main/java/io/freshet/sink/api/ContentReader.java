@@ -19,6 +19,11 @@ import tools.jackson.databind.json.JsonMapper;
  * (fetched_at, id)} ascending (catching up reads forward), activity by {@code (logged_at,
  * request_id)} descending (newest first). Each query fetches one row more than the page to know
  * whether there is a next page.
+ *
+ * <p>Every query takes the tenant the caller's key acts for ({@code tenant}; null for a key that
+ * acts for every tenant) and puts it in its {@code WHERE}: another tenant's rows are never read, so
+ * they answer exactly as rows that do not exist (a 404 reveals nothing, content ids being
+ * sequential).
  */
 @Repository
 class ContentReader {
@@ -30,7 +35,8 @@ class ContentReader {
       c.fetched_at, c.first_seen_at, c.last_seen_at, c.signal_type, c.event_at, c.expires_at,
       c.metadata::text AS metadata,
       (SELECT json_agg(json_build_object('reason', r.reason, 'ref', r.ref,
-                                         'marked_at', r.marked_at) ORDER BY r.marked_at)::text
+                                         'marked_at', r.marked_at, 'marked_by', r.key_id)
+                       ORDER BY r.marked_at)::text
          FROM content_retention r WHERE r.content_id = c.id) AS marks
       """;
 
@@ -45,15 +51,28 @@ class ContentReader {
     this.json = json;
   }
 
-  Optional<ContentView> byId(long id) {
-    return jdbc.sql("SELECT " + CONTENT_COLUMNS + " FROM platform_content c WHERE c.id = :id")
-        .param("id", id)
+  Optional<ContentView> byId(long id, String tenant) {
+    return jdbc.sql(
+            "SELECT "
+                + CONTENT_COLUMNS
+                + " FROM platform_content c WHERE c.id = :id"
+                + (tenant == null ? "" : " AND c.tenant_id = :tenant"))
+        .params(scoped(Map.of("id", id), tenant))
         .query(this::content)
         .optional();
   }
 
+  /** {@code params} with {@code tenant} under {@code :tenant} when the query is scoped. */
+  private static Map<String, Object> scoped(Map<String, Object> params, String tenant) {
+    Map<String, Object> out = new LinkedHashMap<>(params);
+    if (tenant != null) {
+      out.put("tenant", tenant);
+    }
+    return out;
+  }
+
   /** Every version of the item {@code id} is a version of, oldest first; empty if id is unknown. */
-  List<ContentView> versionsOf(long id) {
+  List<ContentView> versionsOf(long id, String tenant) {
     return jdbc.sql(
             "SELECT "
                 + CONTENT_COLUMNS
@@ -61,21 +80,24 @@ class ContentReader {
                  FROM platform_content c
                  JOIN platform_content k ON k.source_id = c.source_id AND k.item_id = c.item_id
                 WHERE k.id = :id
-                ORDER BY c.first_seen_at, c.id
-                """)
-        .param("id", id)
+                """
+                + (tenant == null ? "" : " AND k.tenant_id = :tenant AND c.tenant_id = :tenant")
+                + " ORDER BY c.first_seen_at, c.id")
+        .params(scoped(Map.of("id", id), tenant))
         .query(this::content)
         .list();
   }
 
   /** Has the sink stored content or activity of this source (both probes use an index)? */
-  boolean knowsSource(String sourceId) {
+  boolean knowsSource(String sourceId, String tenant) {
+    String scope = tenant == null ? "" : " AND tenant_id = :tenant";
     return jdbc.sql(
-            """
-            SELECT EXISTS (SELECT 1 FROM platform_content WHERE source_id = :s)
-                OR EXISTS (SELECT 1 FROM activity_log WHERE source_id = :s)
-            """)
-        .param("s", sourceId)
+            "SELECT EXISTS (SELECT 1 FROM platform_content WHERE source_id = :s"
+                + scope
+                + ") OR EXISTS (SELECT 1 FROM activity_log WHERE source_id = :s"
+                + scope
+                + ")")
+        .params(scoped(Map.of("s", sourceId), tenant))
         .query(Boolean.class)
         .single();
   }
@@ -88,10 +110,15 @@ class ContentReader {
         .single();
   }
 
-  Page<ContentView> bySource(String sourceId, Window window, PageCursor after, int limit) {
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("source", sourceId);
-    return contentPage("c.source_id = :source", params, window, after, limit);
+  Page<ContentView> bySource(
+      String sourceId, String tenant, Window window, PageCursor after, int limit) {
+    Map<String, Object> params = scoped(Map.of("source", sourceId), tenant);
+    return contentPage(
+        "c.source_id = :source" + (tenant == null ? "" : " AND c.tenant_id = :tenant"),
+        params,
+        window,
+        after,
+        limit);
   }
 
   Page<ContentView> byTenantAndSignal(
@@ -103,7 +130,7 @@ class ContentReader {
         "c.tenant_id = :tenant AND c.signal_type = :signal", params, window, after, limit);
   }
 
-  Page<ActivityView> activity(String sourceId, PageCursor before, int limit) {
+  Page<ActivityView> activity(String sourceId, String tenant, PageCursor before, int limit) {
     var sql =
         new StringBuilder(
             """
@@ -111,8 +138,10 @@ class ContentReader {
                    l.cursor_after::text AS cursor_after_text
               FROM activity_log l WHERE l.source_id = :source
             """);
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("source", sourceId);
+    Map<String, Object> params = scoped(Map.of("source", sourceId), tenant);
+    if (tenant != null) {
+      sql.append(" AND l.tenant_id = :tenant");
+    }
     if (before != null) {
       sql.append(" AND (l.logged_at, l.request_id) < (:at, :key)");
       params.put("at", timestamp(before.at()));
@@ -168,7 +197,10 @@ class ContentReader {
             new ContentView.Mark(
                 m.get("reason").asString(),
                 m.get("ref").asString(),
-                OffsetDateTime.parse(m.get("marked_at").asString()).toInstant()));
+                OffsetDateTime.parse(m.get("marked_at").asString()).toInstant(),
+                m.get("marked_by") == null || m.get("marked_by").isNull()
+                    ? null
+                    : m.get("marked_by").asString()));
       }
     }
     Long versionOf = (Long) rs.getObject("version_of");
@@ -221,8 +253,8 @@ class ContentReader {
         rs.getInt("items_changed"),
         rs.getInt("items_duplicate"),
         arrived,
-        readJson(rs.getString("cursor_used_text")),
-        readJson(rs.getString("cursor_after_text")),
+        CursorRedactor.redact(readJson(rs.getString("cursor_used_text"))),
+        CursorRedactor.redact(readJson(rs.getString("cursor_after_text"))),
         instant(rs, "logged_at"),
         outcomeIn,
         outcomeIn && arrived >= (emitted == null ? 0 : emitted));

@@ -32,6 +32,15 @@ public record ContentView(
     JsonNode metadata,
     @JsonProperty("retained_by") List<Mark> retainedBy) {
 
-  /** A retention mark keeping this version. */
-  public record Mark(String reason, String ref, @JsonProperty("marked_at") Instant markedAt) {}
+  /**
+   * A retention mark keeping this version.
+   *
+   * @param markedBy the id of the API key that set it (a bootstrap key's name for one set with a
+   *     configured key); null for a mark set before marks recorded their owner
+   */
+  public record Mark(
+      String reason,
+      String ref,
+      @JsonProperty("marked_at") Instant markedAt,
+      @JsonProperty("marked_by") String markedBy) {}
 }

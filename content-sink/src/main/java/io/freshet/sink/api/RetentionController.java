@@ -1,6 +1,7 @@
 package io.freshet.sink.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.freshet.kit.security.KeyPrincipal;
 import io.freshet.kit.web.ApiException;
 import io.freshet.sink.config.SinkProperties;
 import io.freshet.sink.retention.CleanupReport;
@@ -8,11 +9,17 @@ import io.freshet.sink.retention.ContentCleaner;
 import io.freshet.sink.retention.RetentionMarks;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.List;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Retention marks and on-demand cleanup (writes: they need the bearer token). */
+/**
+ * Retention marks and on-demand cleanup. Marks are writes (a write or admin key) and belong to the
+ * tenant they were set for: a tenant key marks and releases only its tenant's content (another
+ * tenant's id is a 404 like a missing one), an admin key names the tenant ({@code tenant_id}).
+ * Cleanup is an operator's action: admin only ({@code SinkSecurityRules}).
+ */
 @RestController
 class RetentionController {
 
@@ -31,11 +38,16 @@ class RetentionController {
    *
    * @param contentIds the versions ({@code platform_content.id})
    * @param reason why they are kept, e.g. {@code deliverable_execution}
-   * @param ref what keeps them, e.g. a deliverable version; empty when omitted (on release, omitted
-   *     means every ref of the reason)
+   * @param ref what keeps them, e.g. a deliverable version: with the reason it names the mark, and
+   *     a release must name it (required on both)
+   * @param tenantId the tenant the request acts for: optional for a tenant key (its own; another is
+   *     a 404), required for an admin key
    */
   record RetentionRequest(
-      @JsonProperty("content_ids") List<Long> contentIds, String reason, String ref) {}
+      @JsonProperty("content_ids") List<Long> contentIds,
+      String reason,
+      String ref,
+      @JsonProperty("tenant_id") String tenantId) {}
 
   /**
    * @param alreadyMarked ids that already carried this (reason, ref)
@@ -50,22 +62,29 @@ class RetentionController {
           "All or nothing: an unknown id is a 404 naming it and nothing is marked. Marking twice"
               + " with the same reason and ref is harmless.")
   @PostMapping("/content/retention")
-  MarkResponse mark(@RequestBody RetentionRequest request) {
+  MarkResponse mark(
+      @AuthenticationPrincipal KeyPrincipal caller, @RequestBody RetentionRequest request) {
     validate(request);
+    String tenant = caller.requireActingFor(request.tenantId(), "tenant_id");
     var result =
         marks.markContentRetained(
-            request.contentIds(), request.reason(), request.ref() == null ? "" : request.ref());
+            request.contentIds(), request.reason(), request.ref(), tenant, caller.keyId());
     return new MarkResponse(result.marked(), result.alreadyMarked());
   }
 
   @Operation(
-      summary = "Release retention marks of a reason (and ref) from these versions",
-      description = "All or nothing like marking; released versions expire at their expires_at.")
+      summary = "Release the caller's tenant's mark named by reason and ref from these versions",
+      description =
+          "All or nothing like marking; released versions expire at their expires_at. The ref is"
+              + " required: a release names the mark it removes, and never removes another"
+              + " tenant's marks or another ref's.")
   @PostMapping("/content/retention/release")
-  ReleaseResponse release(@RequestBody RetentionRequest request) {
+  ReleaseResponse release(
+      @AuthenticationPrincipal KeyPrincipal caller, @RequestBody RetentionRequest request) {
     validate(request);
+    String tenant = caller.requireActingFor(request.tenantId(), "tenant_id");
     return new ReleaseResponse(
-        marks.release(request.contentIds(), request.reason(), request.ref()));
+        marks.release(request.contentIds(), request.reason(), request.ref(), tenant));
   }
 
   @Operation(
@@ -106,12 +125,18 @@ class RetentionController {
     if (request.reason().length() > 200) {
       throw ApiException.badRequest("reason: at most 200 characters");
     }
-    if (request.ref() != null && request.ref().length() > 500) {
+    if (request.ref() == null || request.ref().isBlank()) {
+      throw ApiException.badRequest(
+          "ref: must not be blank: a mark is named by its reason and ref, and a release removes"
+              + " only the mark it names (what keeps the content, e.g. a deliverable version)");
+    }
+    if (request.ref().length() > 500) {
       throw ApiException.badRequest("ref: at most 500 characters");
     }
     if (request.reason().indexOf('\0') >= 0
-        || (request.ref() != null && request.ref().indexOf('\0') >= 0)) {
-      throw ApiException.badRequest("reason/ref: must not contain the NUL character");
+        || request.ref().indexOf('\0') >= 0
+        || (request.tenantId() != null && request.tenantId().indexOf('\0') >= 0)) {
+      throw ApiException.badRequest("reason/ref/tenant_id: must not contain the NUL character");
     }
   }
 }

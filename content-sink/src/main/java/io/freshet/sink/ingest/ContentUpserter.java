@@ -166,7 +166,9 @@ public class ContentUpserter {
           items_new = l.items_new + excluded.items_new,
           items_changed = l.items_changed + excluded.items_changed,
           items_duplicate = l.items_duplicate + excluded.items_duplicate,
-          items_arrived = l.items_arrived + excluded.items_arrived
+          items_arrived = l.items_arrived + excluded.items_arrived,
+          -- an outcome without a tenant (an older worker) arrived first: the items name it
+          tenant_id = CASE WHEN l.tenant_id = '' THEN excluded.tenant_id ELSE l.tenant_id END
       )
       SELECT count(*) FILTER (WHERE inserted),
              count(*) FILTER (WHERE inserted AND is_version),

@@ -16,6 +16,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * (docs/adr/0008-one-fetch-path-and-a-deduplicated-content-layer.md)): a marked version never
  * expires while a mark exists; releasing the marks lets it expire again at its {@code expires_at}.
  * The only writer of {@code content_retention}.
+ *
+ * <p>A mark belongs to its owner: it records the tenant it was set for and the key that set it, it
+ * can be set only on that tenant's content, and only a request acting for that tenant releases it,
+ * naming it by reason and ref. Another tenant's content id is unknown here, exactly like one that
+ * does not exist.
  */
 @Service
 public class RetentionMarks {
@@ -38,13 +43,19 @@ public class RetentionMarks {
 
   /**
    * Marks every version in {@code contentIds} retained for {@code reason} and {@code ref}. All or
-   * nothing: if any id is unknown (never stored, or already deleted by cleanup), nothing is marked.
+   * nothing: if any id is unknown to {@code tenant} (never stored, already deleted by cleanup, or
+   * another tenant's), nothing is marked.
    *
-   * @param ref what retained it (a deliverable version, a session id); empty when there is none
+   * @param ref what retained it (a deliverable version, a session id): names the mark
+   * @param tenant the tenant the request acts for: the ids must be its content
+   * @param keyId the key that sets the mark
    * @throws UnknownContentException naming the unknown ids
    */
-  public Marked markContentRetained(List<Long> contentIds, String reason, String ref) {
+  public Marked markContentRetained(
+      List<Long> contentIds, String reason, String ref, String tenant, String keyId) {
     requireReason(reason);
+    requireRef(ref);
+    requireTenant(tenant);
     List<Long> ids = distinct(contentIds);
     return tx.execute(
         status -> {
@@ -52,7 +63,7 @@ public class RetentionMarks {
               "SELECT 1 FROM pg_advisory_xact_lock_shared(?)",
               Integer.class,
               ContentLocks.DELETE_VS_MARK);
-          requireKnown(ids);
+          requireKnown(ids, tenant);
           int marked =
               jdbc.execute(
                   (ConnectionCallback<Integer>)
@@ -60,13 +71,16 @@ public class RetentionMarks {
                         try (var st =
                             conn.prepareStatement(
                                 """
-                                INSERT INTO content_retention (content_id, reason, ref)
-                                SELECT id, ?, ? FROM unnest(?::int8[]) AS u(id)
+                                INSERT INTO content_retention
+                                       (content_id, reason, ref, tenant_id, key_id)
+                                SELECT id, ?, ?, ?, ? FROM unnest(?::int8[]) AS u(id)
                                 ON CONFLICT (content_id, reason, ref) DO NOTHING
                                 """)) {
                           st.setString(1, reason);
-                          st.setString(2, ref == null ? "" : ref);
-                          st.setArray(3, conn.createArrayOf("int8", ids.toArray()));
+                          st.setString(2, ref);
+                          st.setString(3, tenant);
+                          st.setString(4, keyId);
+                          st.setArray(5, conn.createArrayOf("int8", ids.toArray()));
                           return st.executeUpdate();
                         }
                       });
@@ -75,19 +89,22 @@ public class RetentionMarks {
   }
 
   /**
-   * Removes the marks of {@code reason} (and {@code ref}, when given; every ref of the reason when
-   * null) from the versions in {@code contentIds}. All or nothing, like marking.
+   * Removes the mark named {@code reason} and {@code ref} that {@code tenant} set on the versions
+   * in {@code contentIds}; never another tenant's marks, never another ref's. All or nothing, like
+   * marking.
    *
    * @return marks removed
-   * @throws UnknownContentException naming the unknown ids
+   * @throws UnknownContentException naming the ids unknown to {@code tenant}
    */
-  public int release(List<Long> contentIds, String reason, String ref) {
+  public int release(List<Long> contentIds, String reason, String ref, String tenant) {
     requireReason(reason);
+    requireRef(ref);
+    requireTenant(tenant);
     List<Long> ids = distinct(contentIds);
     Integer released =
         tx.execute(
             status -> {
-              requireKnown(ids);
+              requireKnown(ids, tenant);
               return jdbc.execute(
                   (ConnectionCallback<Integer>)
                       conn -> {
@@ -95,13 +112,13 @@ public class RetentionMarks {
                             conn.prepareStatement(
                                 """
                                 DELETE FROM content_retention
-                                 WHERE content_id = ANY (?::int8[]) AND reason = ?
-                                   AND (?::text IS NULL OR ref = ?::text)
+                                 WHERE content_id = ANY (?::int8[]) AND reason = ? AND ref = ?
+                                   AND tenant_id = ?
                                 """)) {
                           st.setArray(1, conn.createArrayOf("int8", ids.toArray()));
                           st.setString(2, reason);
                           st.setString(3, ref);
-                          st.setString(4, ref);
+                          st.setString(4, tenant);
                           return st.executeUpdate();
                         }
                       });
@@ -110,7 +127,7 @@ public class RetentionMarks {
   }
 
   // Locks the rows against deletion until the transaction ends (FOR KEY SHARE, like the FK would).
-  private void requireKnown(List<Long> ids) {
+  private void requireKnown(List<Long> ids, String tenant) {
     List<Long> found =
         jdbc.execute(
             (ConnectionCallback<List<Long>>)
@@ -118,9 +135,10 @@ public class RetentionMarks {
                   try (var st =
                       conn.prepareStatement(
                           "SELECT id FROM platform_content WHERE id = ANY (?::int8[])"
-                              + " FOR KEY SHARE")) {
+                              + " AND tenant_id = ? FOR KEY SHARE")) {
                     Array array = conn.createArrayOf("int8", ids.toArray());
                     st.setArray(1, array);
+                    st.setString(2, tenant);
                     List<Long> out = new ArrayList<>();
                     try (var rs = st.executeQuery()) {
                       while (rs.next()) {
@@ -149,6 +167,18 @@ public class RetentionMarks {
       out.add(ids.get(i));
     }
     return List.copyOf(out);
+  }
+
+  private static void requireRef(String ref) {
+    if (ref == null || ref.isBlank()) {
+      throw new IllegalArgumentException("ref must not be blank: it names the mark");
+    }
+  }
+
+  private static void requireTenant(String tenant) {
+    if (tenant == null) {
+      throw new IllegalArgumentException("a mark belongs to one tenant: name it");
+    }
   }
 
   private static void requireReason(String reason) {

@@ -97,8 +97,11 @@ class ContentApiIT extends SinkItSupport {
     assertThat(byTenant.status()).isEqualTo(200);
     assertThat(byTenant.json().get("items").size()).isGreaterThanOrEqualTo(3);
 
-    assertThat(api.get("/v3/api-docs").json().get("paths").has("/sources/{sourceId}/content"))
-        .isTrue();
+    var docs = api.get("/v3/api-docs");
+    assertThat(docs.json().get("paths").has("/sources/{sourceId}/content")).isTrue();
+    // the caller's key is the principal, not a parameter a client sends
+    assertThat(docs.text()).doesNotContain("\"caller\"").doesNotContain("KeyPrincipal");
+    assertThat(docs.text()).contains("tenant_id");
   }
 
   @Test
@@ -145,7 +148,10 @@ class ContentApiIT extends SinkItSupport {
     var partlyMissing =
         api.post(
             "/content/retention",
-            "{\"content_ids\": [" + id + ", 987654321987], \"reason\": \"tp_session\"}");
+            "{\"content_ids\": ["
+                + id
+                + ", 987654321987], \"reason\": \"tp_session\", \"ref\": \"s-1\","
+                + " \"tenant_id\": \"tenant-a\"}");
     assertThat(partlyMissing.status()).isEqualTo(404);
     assertThat(message(partlyMissing)).contains("987654321987").contains("nothing was changed");
     assertThat(

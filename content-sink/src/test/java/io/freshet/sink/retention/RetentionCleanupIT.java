@@ -74,11 +74,12 @@ class RetentionCleanupIT extends SinkItSupport {
             "/content/retention",
             "{\"content_ids\": ["
                 + idList
-                + "], \"reason\": \"deliverable_execution\", \"ref\": \"v-7\"}");
+                + "], \"reason\": \"deliverable_execution\", \"ref\": \"v-7\","
+                + " \"tenant_id\": \"tenant-a\"}");
     assertThat(marked.status()).isEqualTo(200);
     assertThat(marked.json().get("marked").asInt()).isEqualTo(5);
     // marking again is harmless
-    var again = marks.markContentRetained(kept, "deliverable_execution", "v-7");
+    var again = marks.markContentRetained(kept, "deliverable_execution", "v-7", "tenant-a", "test");
     assertThat(again.alreadyMarked()).isEqualTo(5);
 
     var cleanup = api.post("/cleanup", "");
@@ -97,10 +98,32 @@ class RetentionCleanupIT extends SinkItSupport {
                 .asString())
         .isEqualTo("v-7");
 
+    // a release names its mark: without a ref it is a 400 and releases nothing (it used to release
+    // every ref of the reason, whoever had set it)
+    var noRef =
+        api.post(
+            "/content/retention/release",
+            "{\"content_ids\": ["
+                + idList
+                + "], \"reason\": \"deliverable_execution\", \"tenant_id\": \"tenant-a\"}");
+    assertThat(noRef.status()).isEqualTo(400);
+    assertThat(noRef.text()).contains("ref: must not be blank");
+    // another ref of the reason is another mark: nothing released
+    var otherRef =
+        api.post(
+            "/content/retention/release",
+            "{\"content_ids\": ["
+                + idList
+                + "], \"reason\": \"deliverable_execution\", \"ref\": \"v-8\","
+                + " \"tenant_id\": \"tenant-a\"}");
+    assertThat(otherRef.json().get("released").asInt()).isZero();
     var released =
         api.post(
             "/content/retention/release",
-            "{\"content_ids\": [" + idList + "], \"reason\": \"deliverable_execution\"}");
+            "{\"content_ids\": ["
+                + idList
+                + "], \"reason\": \"deliverable_execution\", \"ref\": \"v-7\","
+                + " \"tenant_id\": \"tenant-a\"}");
     assertThat(released.json().get("released").asInt()).isEqualTo(5);
     assertThat(api.post("/cleanup", "").json().get("deleted").asLong()).isEqualTo(5);
     assertThat(ids(source, "old-%")).isEmpty();

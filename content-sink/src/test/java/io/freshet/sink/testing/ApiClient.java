@@ -58,6 +58,25 @@ public final class ApiClient {
             .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
+  /**
+   * {@code method} ({@code GET} or {@code POST} with a JSON body) with {@code authorization} as the
+   * Authorization header, or none when null.
+   */
+  public Response request(String method, String path, String authorization, String body) {
+    var request = HttpRequest.newBuilder(URI.create(base + path));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    if ("POST".equals(method)) {
+      request
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(body == null ? "" : body));
+    } else {
+      request.GET();
+    }
+    return send(request);
+  }
+
   private Response send(HttpRequest.Builder request) {
     try {
       HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());

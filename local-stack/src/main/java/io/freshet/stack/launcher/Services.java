@@ -69,7 +69,11 @@ public final class Services implements AutoCloseable {
                 "FRESHET_STATS_STATE_DIR",
                 s.home().resolve("stats-state").toString(),
                 "ADVERTISED_HOST",
-                "127.0.0.1:" + s.statsPort())),
+                "127.0.0.1:" + s.statsPort(),
+                "FRESHET_SECURITY_ADMIN_KEY",
+                apiToken(),
+                "FRESHET_SECURITY_PUBLIC_PROMETHEUS",
+                "true")),
         new Service(
             "fetch-worker",
             s.workerPort(),

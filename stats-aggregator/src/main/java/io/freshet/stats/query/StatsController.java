@@ -1,5 +1,6 @@
 package io.freshet.stats.query;
 
+import io.freshet.kit.security.KeyPrincipal;
 import io.freshet.kit.web.ApiException;
 import io.freshet.kit.web.Problems;
 import io.freshet.stats.app.StatsProperties;
@@ -12,9 +13,11 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -24,6 +27,10 @@ import org.springframework.web.bind.annotation.RestController;
  * application/problem+json} with {@code errors}, one message per problem): 400 for a bad id, 404
  * for a source with no stats, 503 with Retry-After while the owner is unknown (rebalancing,
  * starting).
+ *
+ * <p>Every query needs a read key and is scoped by it: a tenant key sees only its tenant's sources;
+ * another tenant's source is a 404 with the message of a source without stats, and in {@code
+ * /stats?ids=} it is listed in {@code unknown}. A key for every tenant sees every source.
  */
 @RestController
 class StatsController {
@@ -42,9 +49,12 @@ class StatsController {
   record StatsList(List<StatsView> stats, List<String> unknown) {}
 
   @GetMapping("/stats/{sourceId}")
-  StatsView one(@PathVariable String sourceId) {
+  StatsView one(
+      @AuthenticationPrincipal KeyPrincipal caller,
+      @RequestHeader(HttpHeaders.AUTHORIZATION) String authorization,
+      @PathVariable String sourceId) {
     requireValid(sourceId, "sourceId");
-    List<StatsView> found = service.find(List.of(sourceId));
+    List<StatsView> found = service.find(List.of(sourceId), scope(caller), authorization);
     if (found.isEmpty()) {
       throw ApiException.notFound("sourceId: no stats for source '" + sourceId + "'");
     }
@@ -52,17 +62,29 @@ class StatsController {
   }
 
   @GetMapping("/stats")
-  StatsList many(@RequestParam(required = false) String ids) {
+  StatsList many(
+      @AuthenticationPrincipal KeyPrincipal caller,
+      @RequestHeader(HttpHeaders.AUTHORIZATION) String authorization,
+      @RequestParam(required = false) String ids) {
     List<String> list = parseIds(ids);
-    List<StatsView> found = service.find(list);
+    List<StatsView> found = service.find(list, scope(caller), authorization);
     var known = found.stream().map(StatsView::sourceId).toList();
     return new StatsList(found, list.stream().filter(id -> !known.contains(id)).toList());
   }
 
-  /** For the other instances: only what this instance's active tasks hold, never forwarded. */
+  /**
+   * For the other instances: only what this instance's active tasks hold, never forwarded. Called
+   * with the original caller's key, so it answers only what that key may see.
+   */
   @GetMapping("/internal/stats")
-  List<StatsView> local(@RequestParam(required = false) String ids) {
-    return service.findLocal(parseIds(ids));
+  List<StatsView> local(
+      @AuthenticationPrincipal KeyPrincipal caller, @RequestParam(required = false) String ids) {
+    return service.findLocal(parseIds(ids), scope(caller));
+  }
+
+  /** The tenant the caller's reads are confined to; null for a key that reads every tenant. */
+  private static String scope(KeyPrincipal caller) {
+    return caller.allTenants() ? null : caller.tenantId();
   }
 
   private List<String> parseIds(String ids) {

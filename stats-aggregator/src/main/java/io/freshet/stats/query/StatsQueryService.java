@@ -29,6 +29,13 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Answers stats queries from whichever instance owns each source's partition: this one from its
  * store, the others over their {@code /internal/stats} endpoint.
+ *
+ * <p>Scoped by the caller's tenant: a source whose state belongs to another tenant (or whose tenant
+ * is not known yet) is left out exactly as one with no stats, so the caller cannot tell them apart.
+ * A query forwarded to another instance carries the caller's own {@code Authorization} header: the
+ * owner authenticates the same key (every instance reads the same key topic) and applies the same
+ * scope, so no instance answers more than the caller's key may see, and {@code /internal/stats}
+ * needs no trust between instances.
  */
 @Service
 public class StatsQueryService {
@@ -59,8 +66,14 @@ public class StatsQueryService {
     }
   }
 
-  /** The stats of {@code ids} that exist, in the order asked; unknown ids are left out. */
-  public List<StatsView> find(List<String> ids) {
+  /**
+   * The stats of {@code ids} that exist and that {@code tenant} may see, in the order asked; the
+   * others are left out.
+   *
+   * @param tenant the caller's tenant; null for a key that sees every tenant
+   * @param authorization the caller's {@code Authorization} header, forwarded to the owners
+   */
+  public List<StatsView> find(List<String> ids, String tenant, String authorization) {
     if (streams.state() != KafkaStreams.State.RUNNING) {
       throw new UnavailableException("stats are not queryable while " + streams.state(), null);
     }
@@ -76,20 +89,24 @@ public class StatsQueryService {
     Map<String, StatsView> found = new LinkedHashMap<>();
     byHost.forEach(
         (host, hostIds) -> {
-          List<StatsView> views = host.equals(self) ? findLocal(hostIds) : remote(host, hostIds);
+          List<StatsView> views =
+              host.equals(self) ? findLocal(hostIds, tenant) : remote(host, hostIds, authorization);
           views.forEach(v -> found.put(v.sourceId(), v));
         });
     return ids.stream().filter(found::containsKey).map(found::get).toList();
   }
 
-  /** The stats of the {@code ids} this instance's active tasks hold. */
-  public List<StatsView> findLocal(List<String> ids) {
+  /**
+   * The stats of the {@code ids} this instance's active tasks hold that {@code tenant} may see
+   * (null: every tenant).
+   */
+  public List<StatsView> findLocal(List<String> ids, String tenant) {
     try {
       var store = streams.store();
       List<StatsView> views = new ArrayList<>();
       for (String id : ids) {
         SourceState state = store.get(id);
-        if (state != null) {
+        if (state != null && (tenant == null || tenant.equals(state.tenantId()))) {
           views.add(StatsView.of(deriver.derive(id, state)));
         }
       }
@@ -99,15 +116,17 @@ public class StatsQueryService {
     }
   }
 
-  private List<StatsView> remote(HostInfo host, List<String> ids) {
+  private List<StatsView> remote(HostInfo host, List<String> ids, String authorization) {
     String query = URLEncoder.encode(String.join(",", ids), StandardCharsets.UTF_8);
     URI uri =
         URI.create("http://" + host.host() + ":" + host.port() + "/internal/stats?ids=" + query);
     try {
+      var request = HttpRequest.newBuilder(uri).timeout(props.queryTimeout()).GET();
+      if (authorization != null) {
+        request.header("Authorization", authorization);
+      }
       HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(uri).timeout(props.queryTimeout()).GET().build(),
-              HttpResponse.BodyHandlers.ofString());
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         throw new UnavailableException(
             "instance " + host + " answered " + response.statusCode(), null);

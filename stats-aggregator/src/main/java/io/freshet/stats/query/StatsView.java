@@ -21,7 +21,8 @@ public record StatsView(
     int consecutiveMisses,
     int consecutiveEmpty,
     double changeRate,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String tenantId) {
 
   static StatsView of(SourceStats s) {
     return new StatsView(
@@ -36,6 +37,7 @@ public record StatsView(
         s.getConsecutiveMisses(),
         s.getConsecutiveEmpty(),
         s.getChangeRate(),
-        s.getUpdatedAt());
+        s.getUpdatedAt(),
+        s.getTenantId());
   }
 }

@@ -36,6 +36,10 @@ public final class SourceState {
 
   int consecutiveMisses;
   int consecutiveEmpty;
+
+  /** The tenant that owns the source (from its outcomes); null while unknown. */
+  String tenantId;
+
   long lastSuccessAt = NEVER;
   long updatedAt = NEVER;
   RateTracker.Snapshot rate;
@@ -61,6 +65,14 @@ public final class SourceState {
   /** How many content hashes are remembered as counted. */
   public int countedHashCount() {
     return countedHashes.size();
+  }
+
+  /**
+   * The tenant that owns the source, from the latest outcome that named one; null while none has (a
+   * state written before states recorded it, or outcomes of a worker that sends no tenant).
+   */
+  public String tenantId() {
+    return tenantId;
   }
 
   public int consecutiveMisses() {

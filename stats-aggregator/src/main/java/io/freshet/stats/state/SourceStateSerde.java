@@ -17,13 +17,17 @@ import org.apache.kafka.common.serialization.Serializer;
  * byte, then fixed fields). Why not Avro against the registry like the topics: the state is private
  * to this application (no other reader, no registry round trip on restore) and is read and written
  * on every fetch, so size and speed matter more than self-description; the format byte lets a later
- * layout read this one. Why not JSON: a window of 20 summaries plus 512 hashes is ~5 kB of binary
- * but several times that as text, read and written per fetch.
+ * layout read this one (format 2 adds the source's tenant at the end; a format 1 state reads with
+ * no tenant, which the next outcome of the source fills). Why not JSON: a window of 20 summaries
+ * plus 512 hashes is ~5 kB of binary but several times that as text, read and written per fetch.
  */
 public final class SourceStateSerde implements Serde<SourceState> {
 
   /** The layout written by this version. */
-  static final byte FORMAT = 1;
+  static final byte FORMAT = 2;
+
+  /** The layout before the tenant: still read. */
+  static final byte FORMAT_WITHOUT_TENANT = 1;
 
   @Override
   public Serializer<SourceState> serializer() {
@@ -80,6 +84,10 @@ public final class SourceStateSerde implements Serde<SourceState> {
         out.writeBoolean(r.changed()[j]);
         out.writeLong(r.observedAt()[j]);
       }
+      out.writeBoolean(s.tenantId != null);
+      if (s.tenantId != null) {
+        out.writeUTF(s.tenantId);
+      }
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -91,7 +99,7 @@ public final class SourceStateSerde implements Serde<SourceState> {
     try {
       var in = new DataInputStream(new ByteArrayInputStream(bytes));
       byte format = in.readByte();
-      if (format != FORMAT) {
+      if (format != FORMAT && format != FORMAT_WITHOUT_TENANT) {
         throw new SerializationException("unknown source-state format " + format);
       }
       int misses = in.readInt();
@@ -141,6 +149,7 @@ public final class SourceStateSerde implements Serde<SourceState> {
         changed[j] = in.readBoolean();
         observed[j] = in.readLong();
       }
+      String tenant = format >= 2 && in.readBoolean() ? in.readUTF() : null;
       var state =
           new SourceState(
               new RateTracker.Snapshot(
@@ -153,6 +162,7 @@ public final class SourceStateSerde implements Serde<SourceState> {
       state.recentPublished.addAll(published);
       state.countedHashes = LongRing.of(counted);
       state.appliedOutcomes.addAll(applied);
+      state.tenantId = tenant;
       return state;
     } catch (IOException e) {
       throw new SerializationException("truncated or corrupt source state", e);

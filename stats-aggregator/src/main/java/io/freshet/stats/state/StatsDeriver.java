@@ -66,6 +66,7 @@ public final class StatsDeriver {
         .setConsecutiveEmpty(state.consecutiveEmpty())
         .setChangeRate(changeRate(state, at))
         .setUpdatedAt(Instant.ofEpochMilli(at == SourceState.NEVER ? 0 : at))
+        .setTenantId(state.tenantId())
         .build();
   }
 

@@ -65,6 +65,10 @@ public final class StatsUpdater {
       return Applied.DUPLICATE;
     }
     remember(state.appliedOutcomes, identity, settings.appliedOutcomes());
+    String tenant = outcome.getTenantId();
+    if (tenant != null && !tenant.isBlank()) {
+      state.tenantId = tenant; // a source belongs to one tenant: the latest outcome that says so
+    }
 
     long at = Math.min(outcome.getFinishedAt().toEpochMilli(), clock.millis());
     state.updatedAt = Math.max(state.updatedAt, at);

@@ -51,6 +51,30 @@ class SourceStateSerdeTest {
   }
 
   @Test
+  void theTenantOfTheSourceIsKeptAndAStateOfTheLayoutBeforeItReadsWithoutOne() {
+    SourceState state = updater.initial();
+    updater.apply(state, outcome("s", T).tenant("acme").items(added("a")).build());
+    assertThat(state.tenantId()).isEqualTo("acme");
+    // an outcome without a tenant (an older worker) does not forget it
+    updater.apply(state, outcome("s", T.plusSeconds(60)).items(added("b")).build());
+    assertThat(state.tenantId()).isEqualTo("acme");
+
+    SourceState back = serde.deserializer().deserialize("t", SourceStateSerde.write(state));
+    assertThat(back.tenantId()).isEqualTo("acme");
+    assertThat(deriver.derive("s", back).getTenantId()).isEqualTo("acme");
+
+    // format 1: the same layout without the tenant's presence flag at the end
+    SourceState untenanted = updater.initial();
+    updater.apply(untenanted, outcome("s", T).items(added("a")).build());
+    byte[] v2 = SourceStateSerde.write(untenanted);
+    byte[] v1 = Arrays.copyOf(v2, v2.length - 1);
+    v1[0] = SourceStateSerde.FORMAT_WITHOUT_TENANT;
+    SourceState old = serde.deserializer().deserialize("t", v1);
+    assertThat(old.tenantId()).isNull();
+    assertThat(deriver.derive("s", old)).isEqualTo(deriver.derive("s", untenanted));
+  }
+
+  @Test
   void aStateWithTheDefaultBoundsFullStaysSmall() {
     SourceState state = updater.initial();
     for (int f = 0; f < 40; f++) {

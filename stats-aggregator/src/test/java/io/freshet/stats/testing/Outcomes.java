@@ -69,6 +69,7 @@ public final class Outcomes {
     private final Instant finishedAt;
     private FetchStatus status = FetchStatus.ok;
     private String requestId = "req-" + REQUESTS.incrementAndGet();
+    private String tenantId = "";
     private final List<ItemDigest> items = new ArrayList<>();
 
     private Builder(String sourceId, Instant finishedAt) {
@@ -86,6 +87,12 @@ public final class Outcomes {
       return this;
     }
 
+    /** The tenant that owns the source (empty, as an older worker sends, unless told). */
+    public Builder tenant(String tenant) {
+      this.tenantId = tenant;
+      return this;
+    }
+
     public Builder items(ItemDigest... digests) {
       items.addAll(List.of(digests));
       return this;
@@ -100,6 +107,7 @@ public final class Outcomes {
       return FetchCompleted.newBuilder()
           .setRequestId(requestId)
           .setSourceId(sourceId)
+          .setTenantId(tenantId)
           .setEpoch(1)
           .setStatus(status)
           .setStartedAt(finishedAt.minusMillis(500))

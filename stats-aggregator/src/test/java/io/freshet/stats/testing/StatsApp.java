@@ -23,6 +23,9 @@ public final class StatsApp implements AutoCloseable {
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+  /** The bootstrap admin key every test instance accepts ({@code freshet.security.admin-key}). */
+  public static final String ADMIN_KEY = "it-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
+
   private final int port;
   private final ConfigurableApplicationContext context;
   private final Process process;
@@ -46,6 +49,8 @@ public final class StatsApp implements AutoCloseable {
     a.add("--freshet.stats.advertised-host=localhost:" + port);
     a.add("--freshet.kafka.partitions=" + Topics.PARTITIONS);
     a.add("--freshet.stats.standby-replicas=0");
+    a.add("--freshet.security.admin-key=" + ADMIN_KEY);
+    a.add("--freshet.security.key-topic-poll=200ms");
     return a;
   }
 
@@ -84,12 +89,19 @@ public final class StatsApp implements AutoCloseable {
     return "http://localhost:" + port + path;
   }
 
-  /** GET {@code path}; status and body. */
+  /** GET {@code path} with the bootstrap admin key; status and body. */
   public HttpResponse<String> get(String path) {
+    return getAs(path, "Bearer " + ADMIN_KEY);
+  }
+
+  /** GET {@code path} with {@code authorization} as the Authorization header (none when null). */
+  public HttpResponse<String> getAs(String path, String authorization) {
     try {
-      return HTTP.send(
-          HttpRequest.newBuilder(URI.create(url(path))).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
+      var request = HttpRequest.newBuilder(URI.create(url(path))).GET();
+      if (authorization != null) {
+        request.header("Authorization", authorization);
+      }
+      return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new IllegalStateException("GET " + path + ": " + e, e);
     } catch (InterruptedException e) {

@@ -122,6 +122,14 @@ class SourceStatsTopologyTest {
   }
 
   @Test
+  void givenAnOutcomeOfATenantsSource_whenFetched_thenTheStatsCarryTheTenant() {
+    send(outcome("s", hours(0)).tenant("acme").items(added("a")).build());
+    assertThat(last().getTenantId()).isEqualTo("acme");
+    send(outcome("u", hours(0)).items(added("a")).build());
+    assertThat(last().getTenantId()).as("no tenant in the outcome: unknown").isNull();
+  }
+
+  @Test
   void givenNewAndSeenItems_whenFetched_thenTheYieldCountsOnlyItemsMarkedAddedOrChanged() {
     send(outcome("s", hours(0)).items(added("a"), added("b"), seen("c")).build());
     send(

@@ -1,0 +1,21 @@
+package io.freshet.sink.api;
+
+import io.freshet.kit.security.ApiKeyRules;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+
+/**
+ * The sink's own rule before the service kit's defaults (reads need {@code read}, writes {@code
+ * write}): {@code POST /cleanup} deletes every tenant's expired content, an operator's action, so
+ * it needs an admin key. Which rows a key sees is decided per request from its {@code KeyPrincipal}
+ * (the controllers).
+ */
+@Configuration(proxyBeanMethods = false)
+class SinkSecurityRules {
+
+  @Bean
+  ApiKeyRules cleanupIsForAdmins() {
+    return rules -> rules.requestMatchers(HttpMethod.POST, "/cleanup").hasRole("ADMIN");
+  }
+}
