@@ -282,6 +282,17 @@ public final class CadenceLab implements Callable<Integer> {
     boolean tunePeers;
 
     @Option(
+        names = "--tune-window",
+        arity = "2",
+        paramLabel = "T",
+        converter = EpochSecond.class,
+        description =
+            "also tune each peer's knobs on the earlier window FROM TO (ISO-8601, ending at or"
+                + " before --from) and report that setting on the evaluated window as"
+                + " <peer>_oos (out of sample)")
+    List<Long> tuneWindow;
+
+    @Option(
         names = "--half",
         paramLabel = "tuning|held-out",
         converter = HalfArg.class,
@@ -583,6 +594,24 @@ public final class CadenceLab implements Callable<Integer> {
       throw new UsageException("--to must be after --from");
     }
     SimSetup setup = new SimSetup(trace, mode, from, to, budget, feedSize, importance);
+    TuneWindow tuneWindow = null;
+    if (a.tuneWindow != null) {
+      long tuneFrom = a.tuneWindow.get(0);
+      long tuneTo = a.tuneWindow.get(1);
+      if (tuneTo <= tuneFrom) {
+        throw new UsageException("--tune-window: its end must be after its start");
+      }
+      if (tuneTo > from) {
+        throw new UsageException(
+            "--tune-window: must end at or before --from (out of sample: an earlier window)");
+      }
+      tuneWindow = new TuneWindow(from - tuneFrom, from - tuneTo);
+      err.printf(
+          Locale.ROOT,
+          "[cadence-lab] peers also tuned out of sample on %s .. %s%n",
+          Instant.ofEpochSecond(tuneFrom),
+          Instant.ofEpochSecond(tuneTo));
+    }
     boolean equalCost = !a.atDefaults;
     err.printf(
         Locale.ROOT,
@@ -614,9 +643,12 @@ public final class CadenceLab implements Callable<Integer> {
             shifts,
             Instant.ofEpochSecond(moved.from()),
             Instant.ofEpochSecond(moved.to()));
-        Compared c = compare(moved, withOracle, equalCost, threads, tune, line -> {});
+        Compared c = compare(moved, withOracle, equalCost, threads, tune, tuneWindow, line -> {});
         for (PeerTuning.Best b : c.tuned()) {
           err.printf(Locale.ROOT, "[cadence-lab]   %s_tuned: %s%n", b.peer(), b.setting());
+        }
+        for (PeerTuning.OutOfSample o : c.outOfSample()) {
+          err.printf(Locale.ROOT, "[cadence-lab]   %s_oos: %s%n", o.peer(), o.setting());
         }
         spread.add(new WindowSpread.Shift(moved.from(), moved.to(), c.reports()));
       }
@@ -633,10 +665,20 @@ public final class CadenceLab implements Callable<Integer> {
               equalCost,
               threads,
               tune,
+              tuneWindow,
               line -> err.println("[cadence-lab] " + line));
       printTable(c.reports(), out);
       for (PeerTuning.Best b : c.tuned()) {
         out.printf(Locale.ROOT, "%s_tuned: best of %d: %s%n", b.peer(), b.tried(), b.setting());
+      }
+      for (PeerTuning.OutOfSample o : c.outOfSample()) {
+        out.printf(
+            Locale.ROOT,
+            "%s_oos: best of %d on the tuning window (mean delay %.3f h there): %s%n",
+            o.peer(),
+            o.tried(),
+            o.tunedOn().meanDelayHours(),
+            o.setting());
       }
       if (outPath != null) {
         List<String> lines = new ArrayList<>();
@@ -649,21 +691,49 @@ public final class CadenceLab implements Callable<Integer> {
     err.printf(Locale.ROOT, "[cadence-lab] total %.1f s%n", (System.nanoTime() - t0) / 1e9);
   }
 
-  /** One window's reports, and the tuned peers' settings when they were tuned. */
-  private record Compared(List<PolicyReport> reports, List<PeerTuning.Best> tuned) {}
+  /**
+   * One window's reports, the tuned peers' settings when they were tuned in sample, and those tuned
+   * out of sample.
+   */
+  private record Compared(
+      List<PolicyReport> reports,
+      List<PeerTuning.Best> tuned,
+      List<PeerTuning.OutOfSample> outOfSample) {}
 
-  /** Every policy at equal cost (or at defaults), then the tuned peers when {@code tune}. */
+  /**
+   * The out-of-sample tuning window as seconds before the evaluated window's start (so that it
+   * moves with the window under {@code --shifts}): from {@code from − startBefore} to {@code from −
+   * endBefore}.
+   */
+  private record TuneWindow(long startBefore, long endBefore) {
+    SimSetup on(SimSetup evaluated) {
+      return new SimSetup(
+          evaluated.trace(),
+          evaluated.mode(),
+          evaluated.from() - startBefore,
+          evaluated.from() - endBefore,
+          evaluated.budgetPerHour(),
+          evaluated.feedSize(),
+          evaluated.importance());
+    }
+  }
+
+  /**
+   * Every policy at equal cost (or at defaults), then the tuned peers when {@code tune}, then the
+   * peers tuned on {@code tuneWindow} (when not null) and run on this window.
+   */
   private static Compared compare(
       SimSetup setup,
       List<String> policies,
       boolean equalCost,
       int threads,
       boolean tune,
+      TuneWindow tuneWindow,
       Consumer<String> progress)
       throws InterruptedException {
     List<PolicyReport> reports = Comparison.run(setup, policies, equalCost, threads, progress);
-    if (!tune) {
-      return new Compared(reports, List.of());
+    if (!tune && tuneWindow == null) {
+      return new Compared(reports, List.of(), List.of());
     }
     reports = new ArrayList<>(reports);
     PolicyReport oracle =
@@ -672,18 +742,37 @@ public final class CadenceLab implements Callable<Integer> {
       oracle = Comparison.run(setup, List.of("oracle"), true, threads, line -> {}).get(0);
     }
     double oracleDelay = oracle.metrics().meanDelayHours();
-    long tuneStart = System.nanoTime();
-    List<PeerTuning.Best> tuned =
-        PeerTuning.run(setup, threads, line -> progress.accept("tune " + line));
-    progress.accept(
-        String.format(
-            Locale.ROOT, "peer tuning took %.1f s", (System.nanoTime() - tuneStart) / 1e9));
-    for (PeerTuning.Best b : tuned) {
-      reports.add(
-          new PolicyReport(
-              b.peer() + "_tuned", b.metrics(), b.metrics().meanDelayHours() / oracleDelay));
+    List<PeerTuning.Best> tuned = List.of();
+    if (tune) {
+      long tuneStart = System.nanoTime();
+      tuned = PeerTuning.run(setup, threads, line -> progress.accept("tune " + line));
+      progress.accept(
+          String.format(
+              Locale.ROOT, "peer tuning took %.1f s", (System.nanoTime() - tuneStart) / 1e9));
+      for (PeerTuning.Best b : tuned) {
+        reports.add(
+            new PolicyReport(
+                b.peer() + "_tuned", b.metrics(), b.metrics().meanDelayHours() / oracleDelay));
+      }
     }
-    return new Compared(reports, tuned);
+    List<PeerTuning.OutOfSample> oos = List.of();
+    if (tuneWindow != null) {
+      long start = System.nanoTime();
+      oos =
+          PeerTuning.outOfSample(
+              tuneWindow.on(setup), setup, threads, line -> progress.accept("tune-window " + line));
+      progress.accept(
+          String.format(
+              Locale.ROOT,
+              "out-of-sample peer tuning took %.1f s",
+              (System.nanoTime() - start) / 1e9));
+      for (PeerTuning.OutOfSample o : oos) {
+        reports.add(
+            new PolicyReport(
+                o.peer() + "_oos", o.evaluated(), o.evaluated().meanDelayHours() / oracleDelay));
+      }
+    }
+    return new Compared(reports, tuned, oos);
   }
 
   private static void generate(Generate a, PrintStream err) throws IOException {

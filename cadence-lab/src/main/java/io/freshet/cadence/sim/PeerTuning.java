@@ -131,6 +131,63 @@ public final class PeerTuning {
     }
   }
 
+  /**
+   * A peer tuned out of sample: the setting that was best on an earlier window ({@code tunedOn}:
+   * its figures there) and what that same setting does on the evaluated window ({@code evaluated}),
+   * again calibrated to equal cost there.
+   */
+  public record OutOfSample(
+      String peer, String setting, RunMetrics tunedOn, RunMetrics evaluated, int tried) {}
+
+  /**
+   * Out-of-sample tuning: every peer's grid is searched on {@code tuneOn} (an earlier window of the
+   * same trace, budget and sources) and the best setting of each is run, at equal cost, on {@code
+   * evaluateOn}. Unlike {@link #run} the reported figures were never used to choose the setting, so
+   * they are what a deployment that tuned on its past would get.
+   */
+  public static List<OutOfSample> outOfSample(
+      SimSetup tuneOn, SimSetup evaluateOn, int threads, Consumer<String> progress)
+      throws InterruptedException {
+    List<Best> best = run(tuneOn, threads, progress);
+    Map<String, List<Variant>> grid = grid();
+    Simulator simulator = new Simulator(evaluateOn);
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
+    try {
+      List<Future<RunMetrics>> futures = new ArrayList<>();
+      for (Best b : best) {
+        Variant v =
+            grid.get(b.peer()).stream()
+                .filter(x -> x.setting().equals(b.setting()))
+                .findFirst()
+                .orElseThrow();
+        String name = b.peer() + "[" + v.setting() + "] out of sample";
+        futures.add(
+            pool.submit(
+                () -> {
+                  double scale = EqualCost.calibrate(simulator, name, v.factory(), line -> {});
+                  RunMetrics m = simulator.run(v.factory(), scale, true, Long.MAX_VALUE);
+                  progress.accept(
+                      String.format(
+                          Locale.ROOT,
+                          "%s: %d fetches, mean delay %.3f h",
+                          name,
+                          m.fetches(),
+                          m.meanDelayHours()));
+                  return m;
+                }));
+      }
+      List<OutOfSample> out = new ArrayList<>();
+      for (int i = 0; i < best.size(); i++) {
+        Best b = best.get(i);
+        out.add(
+            new OutOfSample(b.peer(), b.setting(), b.metrics(), get(futures.get(i)), b.tried()));
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   private static RunMetrics get(Future<RunMetrics> f) throws InterruptedException {
     try {
       return f.get();

@@ -67,9 +67,14 @@ public final class WindowSpread {
 
   private WindowSpread() {}
 
-  /** Whether {@code policy} is one of the {@link #PEERS}, scaled or tuned. */
+  /**
+   * Whether {@code policy} is one of the {@link #PEERS}: scaled, tuned in sample or out of sample.
+   */
   public static boolean isPeer(String policy) {
-    String base = policy.endsWith("_tuned") ? policy.substring(0, policy.length() - 6) : policy;
+    String base =
+        policy.endsWith("_tuned")
+            ? policy.substring(0, policy.length() - 6)
+            : policy.endsWith("_oos") ? policy.substring(0, policy.length() - 4) : policy;
     return PEERS.contains(base);
   }
 

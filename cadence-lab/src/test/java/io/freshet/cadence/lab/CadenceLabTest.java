@@ -249,4 +249,96 @@ class CadenceLabTest {
     long sources = Long.parseLong(errText().replaceAll("(?s).*read (\\d+) sources.*", "$1"));
     assertThat(fetches).isEqualTo(sources * 239);
   }
+
+  @Test
+  void tuneWindowTunesThePeersOnAnEarlierWindowAndReportsThemOnTheEvaluatedOne()
+      throws IOException {
+    Path trace = dir.resolve("trace.csv");
+    Path report = dir.resolve("report.csv");
+    assertThat(run("generate", "--out", trace.toString(), "--sources", "40", "--days", "20"))
+        .isZero();
+    assertThat(
+            simulate(
+                trace,
+                "10",
+                "--from",
+                "2026-01-12T00:00:00Z",
+                "--to",
+                "2026-01-19T00:00:00Z",
+                "--policies",
+                "oracle,adaptive",
+                "--tune-peers",
+                "--tune-window",
+                "2026-01-04T00:00:00Z",
+                "2026-01-11T00:00:00Z",
+                "--out",
+                report.toString()))
+        .isZero();
+    List<String> lines = Files.readAllLines(report);
+    List<String> names = lines.subList(1, lines.size()).stream().map(l -> l.split(",")[0]).toList();
+    assertThat(names)
+        .containsExactly(
+            "oracle",
+            "adaptive",
+            "nutch_tuned",
+            "stormcrawler_tuned",
+            "miniflux_tuned",
+            "commafeed_tuned",
+            "nutch_oos",
+            "stormcrawler_oos",
+            "miniflux_oos",
+            "commafeed_oos");
+    double target = 10 * 7 * 24;
+    for (String peer : List.of("nutch", "stormcrawler", "miniflux", "commafeed")) {
+      String[] tuned = row(lines, peer + "_tuned");
+      String[] oos = row(lines, peer + "_oos");
+      // out of sample is at equal cost on the evaluated window too
+      assertThat(Double.parseDouble(oos[1])).isBetween(target * 0.99, target * 1.01);
+      // the in-sample best is the best of a grid that holds the out-of-sample setting
+      assertThat(Double.parseDouble(oos[2]))
+          .isGreaterThanOrEqualTo(Double.parseDouble(tuned[2]) * 0.97);
+    }
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(text).contains("commafeed_oos: best of 36 on the tuning window");
+    assertThat(errText())
+        .contains("peers also tuned out of sample on 2026-01-04T00:00:00Z .. 2026-01-11T00:00:00Z");
+  }
+
+  @Test
+  void aTuneWindowMustEndBeforeTheEvaluatedWindowStarts() throws IOException {
+    Path trace = dir.resolve("trace.csv");
+    assertThat(run("generate", "--out", trace.toString(), "--sources", "10", "--days", "20"))
+        .isZero();
+    assertThat(
+            simulate(
+                trace,
+                "10",
+                "--from",
+                "2026-01-12T00:00:00Z",
+                "--tune-window",
+                "2026-01-05T00:00:00Z",
+                "2026-01-13T00:00:00Z"))
+        .isEqualTo(2);
+    assertThat(errText()).contains("--tune-window: must end at or before --from");
+    assertThat(
+            simulate(
+                trace,
+                "10",
+                "--from",
+                "2026-01-12T00:00:00Z",
+                "--tune-window",
+                "2026-01-05T00:00:00Z",
+                "2026-01-05T00:00:00Z"))
+        .isEqualTo(2);
+    assertThat(errText()).contains("--tune-window: its end must be after its start");
+    assertThat(simulate(trace, "10", "--tune-window", "2026-01-05T00:00:00Z")).isEqualTo(2);
+  }
+
+  private static String[] row(List<String> csv, String policy) {
+    return csv.stream()
+        .filter(l -> l.startsWith(policy + ","))
+        .findFirst()
+        .orElseThrow()
+        .split(",");
+  }
 }

@@ -36,4 +36,40 @@ class PeerTuningTest {
           .isLessThanOrEqualTo(defaults.get(i).metrics().meanDelayHours() + 1e-9);
     }
   }
+
+  @Test
+  void outOfSampleKeepsTheEarlierWindowsBestSettingAndOnTheSameWindowEqualsInSample()
+      throws InterruptedException {
+    Trace trace =
+        TraceGenerator.generate(
+            new TraceGenerator.Settings(
+                80, 20, 7, Instant.parse("2026-01-05T00:00:00Z"), 0.3, 2.2));
+    long mid = trace.start() + 10 * 86400L;
+    SimSetup early = new SimSetup(trace, ObserveMode.FEED, trace.start(), mid, 10, 20, false);
+    SimSetup late = new SimSetup(trace, ObserveMode.FEED, mid, trace.end() + 1, 10, 20, false);
+
+    List<PeerTuning.Best> onEarly = PeerTuning.run(early, 2, line -> {});
+    List<PeerTuning.Best> onLate = PeerTuning.run(late, 2, line -> {});
+    List<PeerTuning.OutOfSample> oos = PeerTuning.outOfSample(early, late, 2, line -> {});
+
+    for (int i = 0; i < oos.size(); i++) {
+      PeerTuning.OutOfSample o = oos.get(i);
+      // chosen on the earlier window only ...
+      assertThat(o.peer()).isEqualTo(onEarly.get(i).peer());
+      assertThat(o.setting()).isEqualTo(onEarly.get(i).setting());
+      assertThat(o.tunedOn().meanDelayHours()).isEqualTo(onEarly.get(i).metrics().meanDelayHours());
+      // ... reported at equal cost on the later one, never better than the later one's own best
+      assertThat((double) o.evaluated().fetches())
+          .isCloseTo(late.targetFetches(), within(late.targetFetches() * 0.02));
+      assertThat(o.evaluated().meanDelayHours())
+          .isGreaterThanOrEqualTo(onLate.get(i).metrics().meanDelayHours() * 0.98);
+    }
+    // tuned and evaluated on the same window, out of sample is in sample
+    List<PeerTuning.OutOfSample> same = PeerTuning.outOfSample(late, late, 2, line -> {});
+    for (int i = 0; i < same.size(); i++) {
+      assertThat(same.get(i).setting()).isEqualTo(onLate.get(i).setting());
+      assertThat(same.get(i).evaluated().meanDelayHours())
+          .isEqualTo(onLate.get(i).metrics().meanDelayHours());
+    }
+  }
 }

@@ -12,6 +12,9 @@ import java.util.Arrays;
  *   <li>{@link Kind#POISSON}: the source's mean rate (its posterior mean), constant;
  *   <li>{@link Kind#HAZARD}: that mean times the population's age hazard (bursts right after a
  *       change, quiet spells after long silence — what the population's sources of that rate do);
+ *   <li>{@link Kind#RHYTHM}: the mean times the source's hour-of-week rhythm (its {@link
+ *       HourOfWeekProfile} shrunk toward the population's) — a source that publishes on working
+ *       days, or every morning;
  *   <li>{@link Kind#BURSTY}: the hazard model plus a self-exciting part of the source's own (a
  *       Hawkes process with an exponential kernel, {@link Excitation}): every change seen adds
  *       {@link #ALPHA} expected further changes spread over the next {@link #TAU_HOURS} hours — a
@@ -35,6 +38,7 @@ public final class KindMixture {
   public enum Kind {
     POISSON,
     HAZARD,
+    RHYTHM,
     BURSTY,
     DEAD
   }
@@ -204,7 +208,8 @@ public final class KindMixture {
   /** Persisted state (version {@value #VERSION}). */
   public record Snapshot(
       int version, double[] score, long scoredAt, double excitation, long excitedAt) {
-    public static final int VERSION = 1;
+    /** 2: {@link Kind#RHYTHM} added (version 1 had four kinds and starts afresh). */
+    public static final int VERSION = 2;
   }
 
   public Snapshot snapshot() {

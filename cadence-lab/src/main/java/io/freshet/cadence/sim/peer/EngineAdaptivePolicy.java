@@ -5,6 +5,7 @@ import io.freshet.cadence.budget.BudgetMode;
 import io.freshet.cadence.budget.BudgetPlan;
 import io.freshet.cadence.budget.Demand;
 import io.freshet.cadence.budget.StarvationCeiling;
+import io.freshet.cadence.budget.TailCeiling;
 import io.freshet.cadence.config.CadenceDefaults;
 import io.freshet.cadence.config.CadenceSpec;
 import io.freshet.cadence.estimate.AgeHazard;
@@ -156,19 +157,41 @@ public final class EngineAdaptivePolicy implements SimPolicy {
    * @param ceiling no interval above {@link StarvationCeiling}
    * @param kinds the per-source change models mixed into the rate ({@link KindMixture}); empty:
    *     none, the population hazard model alone
+   * @param tailCeiling no interval above {@link TailCeiling} (from the budget and the rates)
    */
   public record Variant(
-      boolean pageRhythm, boolean ceiling, java.util.Set<KindMixture.Kind> kinds) {
+      boolean pageRhythm,
+      boolean ceiling,
+      java.util.Set<KindMixture.Kind> kinds,
+      boolean tailCeiling) {
     /** {@code adaptive} as it is. */
-    public static final Variant ADAPTIVE = new Variant(false, false, java.util.Set.of());
+    public static final Variant ADAPTIVE = new Variant(false, false, java.util.Set.of(), false);
+
+    /** {@code adaptive_bounded}: {@code adaptive} with the {@link TailCeiling}. */
+    public static final Variant BOUNDED = new Variant(false, false, java.util.Set.of(), true);
+
+    /**
+     * {@code adaptive_mixture}: per source, the hazard, rhythm (pages too) and bursty models mixed
+     * by their record on the source's own fetches, with the {@link TailCeiling}.
+     */
+    public static final Variant MIXTURE =
+        new Variant(
+            true,
+            false,
+            java.util.EnumSet.of(
+                KindMixture.Kind.HAZARD, KindMixture.Kind.RHYTHM, KindMixture.Kind.BURSTY),
+            true);
 
     /** {@code adaptive_rhythm}: a rhythm for pages and the starvation ceiling. */
-    public static final Variant RHYTHM = new Variant(true, true, java.util.Set.of());
+    public static final Variant RHYTHM = new Variant(true, true, java.util.Set.of(), false);
 
     /** {@code adaptive_kinds}: {@link #RHYTHM} and the hazard / bursty mixture per source. */
     public static final Variant KINDS =
         new Variant(
-            true, true, java.util.EnumSet.of(KindMixture.Kind.HAZARD, KindMixture.Kind.BURSTY));
+            true,
+            true,
+            java.util.EnumSet.of(KindMixture.Kind.HAZARD, KindMixture.Kind.BURSTY),
+            false);
 
     public Variant {
       kinds = java.util.Set.copyOf(kinds);
@@ -176,6 +199,9 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   }
 
   private final Variant variant;
+
+  /** Rounds of tail ceiling → plan (the ceiling raises the price it is read at). */
+  private static final int TAIL_ROUNDS = 3;
 
   public EngineAdaptivePolicy(
       CadenceEngine engine,
@@ -290,18 +316,13 @@ public final class EngineAdaptivePolicy implements SimPolicy {
                   null, RHYTHM_PSEUDO_ITEMS, new double[HourOfWeekProfile.HOURS])
               : null;
     }
+    spec = baseSpec;
     if (estimator == Estimator.POPULATION && variant.ceiling()) {
       // no source is starved: never slower than a few even shares of the budget
       spec =
-          new CadenceSpec.Adaptive(
-              baseSpec.category(),
-              baseSpec.min(),
+          withMax(
               StarvationCeiling.interval(
-                  rates.length, setup.budgetPerHour(), baseSpec.min(), baseSpec.max()),
-              baseSpec.reference(),
-              baseSpec.window(),
-              baseSpec.objective(),
-              baseSpec.importance());
+                  rates.length, setup.budgetPerHour(), baseSpec.min(), baseSpec.max()));
     }
     if (estimator == Estimator.POPULATION && ++plans % PRIOR_EVERY_PLANS == 1) {
       if (!kindsMixed.isEmpty()) {
@@ -327,7 +348,56 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     for (int s = 0; s < rates.length; s++) {
       demands.add(engine.demand(spec, snapshot(s, now), at));
     }
+    if (estimator == Estimator.POPULATION && variant.tailCeiling()) {
+      // the tail: no interval above what keeps the expected share of changes waiting longer than
+      // the even-split interval at TailCeiling.TAIL_SHARE. The intervals it reads are at the
+      // plan's price, which the ceiling itself raises (its fetches come from the others): a few
+      // rounds of ceiling → plan → ceiling settle it
+      double maxHours = spec.max().toSeconds() / 3600.0;
+      double even = rates.length / setup.budgetPerHour();
+      List<Demand> unbounded = demands;
+      BudgetPlan p = engine.planBudget(demands, setup.budgetPerHour(), BudgetMode.FILL);
+      for (int round = 0; round < TAIL_ROUNDS; round++) {
+        double ceiling = TailCeiling.hours(unbounded, p, even, maxHours);
+        if (ceiling >= maxHours) {
+          break;
+        }
+        long minutes = Math.max(spec.min().toMinutes(), (long) Math.floor(ceiling * 60));
+        spec = withMax(Duration.ofMinutes(minutes));
+        demands = bounded(unbounded, 60.0 / minutes);
+        p = engine.planBudget(demands, setup.budgetPerHour(), BudgetMode.FILL);
+      }
+    }
     plan = engine.planBudget(demands, setup.budgetPerHour(), BudgetMode.FILL);
+  }
+
+  /** The demands with no interval above 1 / {@code minRate} hours. */
+  private static List<Demand> bounded(List<Demand> demands, double minRate) {
+    List<Demand> out = new ArrayList<>(demands.size());
+    for (Demand d : demands) {
+      out.add(
+          d instanceof Demand.Adaptive a
+              ? new Demand.Adaptive(
+                  a.lambda(),
+                  a.weight(),
+                  a.basePrice(),
+                  a.objective(),
+                  Math.min(a.maxRate(), Math.max(a.minRate(), minRate)),
+                  a.maxRate())
+              : d);
+    }
+    return out;
+  }
+
+  private CadenceSpec.Adaptive withMax(Duration max) {
+    return new CadenceSpec.Adaptive(
+        baseSpec.category(),
+        baseSpec.min(),
+        max,
+        baseSpec.reference(),
+        baseSpec.window(),
+        baseSpec.objective(),
+        baseSpec.importance());
   }
 
   private static void learn(FetchObservation obs, RateTracker tracker) {
@@ -465,6 +535,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     double[] expected = new double[KindMixture.KINDS];
     expected[KindMixture.Kind.POISSON.ordinal()] = mean * hours;
     expected[KindMixture.Kind.HAZARD.ordinal()] = shaped;
+    expected[KindMixture.Kind.RHYTHM.ordinal()] = mean * rhythmIntegral(s, from, hours);
     expected[KindMixture.Kind.BURSTY.ordinal()] = shaped + kind.excitation().expected(from, hours);
     expected[KindMixture.Kind.DEAD.ordinal()] = KindMixture.DEAD_RATE * hours;
     if (obs.mode() == ObserveMode.PAGE) {
@@ -479,6 +550,38 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       }
     }
     kind.weights(kindPriorWeights(), kindWeights[s]);
+  }
+
+  /** The source's rhythm (its profile shrunk toward the population's), or null: none kept. */
+  private double[] rhythmMultipliers(int s) {
+    if (rhythms[s] == null || !kindsMixed.contains(KindMixture.Kind.RHYTHM)) {
+      return null;
+    }
+    return rhythms[s].multipliers(
+        populationShares,
+        setup.mode() == ObserveMode.PAGE ? PAGE_RHYTHM_PSEUDO_ITEMS : RHYTHM_PSEUDO_ITEMS,
+        new double[HourOfWeekProfile.HOURS]);
+  }
+
+  /**
+   * ∫ rhythm over {@code hours} from {@code from} (hour by hour for up to two weeks; a longer
+   * interval is the mean, 1 an hour, beyond that).
+   */
+  private double rhythmIntegral(int s, long from, double hours) {
+    double[] how = rhythmMultipliers(s);
+    if (how == null) {
+      return hours;
+    }
+    double sum = 0;
+    double done = 0;
+    long t = from;
+    while (done < hours && done < 24 * 14) {
+      double step = Math.min(1, hours - done);
+      sum += step * how[HourOfWeekProfile.hourOfWeek(t)];
+      done += step;
+      t += 3600;
+    }
+    return sum + (hours - done);
   }
 
   /** ∫ h(age) d(age) over [age0, age0 + hours], h piecewise constant on the hazard's bins. */
@@ -511,6 +614,9 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     double[] rates = new double[KindMixture.KINDS];
     rates[KindMixture.Kind.POISSON.ordinal()] = mean;
     rates[KindMixture.Kind.HAZARD.ordinal()] = changeRate0(s, now);
+    double[] how = rhythmMultipliers(s);
+    rates[KindMixture.Kind.RHYTHM.ordinal()] =
+        how == null ? mean : mean * how[HourOfWeekProfile.hourOfWeek(now)];
     rates[KindMixture.Kind.BURSTY.ordinal()] =
         rates[KindMixture.Kind.HAZARD.ordinal()] + kinds[s].excitation().at(now);
     rates[KindMixture.Kind.DEAD.ordinal()] = KindMixture.DEAD_RATE;

@@ -35,7 +35,8 @@ public final class PolicyCatalog {
    * ceiling) and {@code adaptive_kinds} (that plus a per-source mixture of the population hazard
    * model and a self-exciting one, {@link io.freshet.cadence.estimate.KindMixture}).
    */
-  public static final List<String> OPTIONAL = List.of("adaptive_rhythm", "adaptive_kinds");
+  public static final List<String> OPTIONAL =
+      List.of("adaptive_bounded", "adaptive_mixture", "adaptive_rhythm", "adaptive_kinds");
 
   private PolicyCatalog() {}
 
@@ -53,6 +54,24 @@ public final class PolicyCatalog {
         setup ->
             new EngineAdaptivePolicy(
                 engine, category(setup.mode()), setup, EngineAdaptivePolicy.Estimator.TRACKER));
+    m.put(
+        "adaptive_bounded",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.BOUNDED));
+    m.put(
+        "adaptive_mixture",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.MIXTURE));
     m.put(
         "adaptive_rhythm",
         setup ->
