@@ -164,8 +164,10 @@ class OperatorEdgeIT {
     Instant revoked = Instant.now();
     assertThat(
             send("DELETE", stack.settings.schedulerPort(), "/keys/" + id, null, stack.token)
-                .statusCode())
-        .isEqualTo(204);
+                    .statusCode()
+                / 100)
+        .as("revoked")
+        .isEqualTo(2);
 
     Awaitility.await("the sink refuses the revoked key")
         .atMost(Duration.ofSeconds(60))

@@ -55,7 +55,9 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * the public port the rest of actuator needs an admin key; then the service's {@link ApiKeyRules};
  * then reads (GET, HEAD) need {@code read}, anything else {@code write}. 401 (with {@code
  * WWW-Authenticate: Bearer}) without a valid key, 403 for a key whose role is not enough, both as
- * the kit's problems. Active in a servlet application that has Spring Security.
+ * the kit's problems. Right after the key filter, fair use: a token bucket per key, per remote
+ * address without one ({@link RateLimitFilter}, {@code freshet.security.rate-limit.*}; 429 with
+ * {@code Retry-After}). Active in a servlet application that has Spring Security.
  */
 @AutoConfiguration(
     after = {WebKitAutoConfiguration.class, KafkaKitAutoConfiguration.class},
