@@ -51,7 +51,7 @@ final class RateLimitFilter extends OncePerRequestFilter {
     }
     var auth = SecurityContextHolder.getContext().getAuthentication();
     String caller;
-    RateLimitSettings.Limit limit;
+    RateLimit limit;
     String who;
     if (auth != null && auth.getPrincipal() instanceof KeyPrincipal key) {
       caller = "key:" + key.keyId();

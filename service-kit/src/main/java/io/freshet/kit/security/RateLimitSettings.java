@@ -3,11 +3,9 @@ package io.freshet.kit.security;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -40,20 +38,20 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("freshet.security.rate-limit")
 public record RateLimitSettings(
     @DefaultValue("true") boolean enabled,
-    @NotNull @DefaultValue("6000/1m") Limit admin,
-    @NotNull @DefaultValue("1200/1m") Limit tenant,
-    @NotNull @DefaultValue("300/1m") Limit anonymous,
-    Map<String, Limit> tiers,
+    @NotNull @DefaultValue("6000/1m") RateLimit admin,
+    @NotNull @DefaultValue("1200/1m") RateLimit tenant,
+    @NotNull @DefaultValue("300/1m") RateLimit anonymous,
+    Map<String, RateLimit> tiers,
     Map<String, String> tenants,
     @Positive @DefaultValue("100000") int maxBuckets,
     @NotNull @DefaultValue("10m") Duration idleExpiry) {
 
   /** The tiers' limits when {@code tiers} is not set. */
-  public static final Map<String, Limit> DEFAULT_TIERS =
+  public static final Map<String, RateLimit> DEFAULT_TIERS =
       Map.of(
-          "free", Limit.valueOf("300/1m"),
-          "starter", Limit.valueOf("1200/1m"),
-          "pro", Limit.valueOf("6000/1m"));
+          "free", RateLimit.valueOf("300/1m"),
+          "starter", RateLimit.valueOf("1200/1m"),
+          "pro", RateLimit.valueOf("6000/1m"));
 
   public RateLimitSettings {
     tiers = tiers == null || tiers.isEmpty() ? DEFAULT_TIERS : Map.copyOf(tiers);
@@ -75,9 +73,9 @@ public record RateLimitSettings(
   public static RateLimitSettings defaults() {
     return new RateLimitSettings(
         true,
-        Limit.valueOf("6000/1m"),
-        Limit.valueOf("1200/1m"),
-        Limit.valueOf("300/1m"),
+        RateLimit.valueOf("6000/1m"),
+        RateLimit.valueOf("1200/1m"),
+        RateLimit.valueOf("300/1m"),
         DEFAULT_TIERS,
         Map.of(),
         100_000,
@@ -85,7 +83,7 @@ public record RateLimitSettings(
   }
 
   /** The limit of a key of {@code role} acting for {@code tenantId} (null: every tenant). */
-  public Limit limitOf(Role role, String tenantId) {
+  public RateLimit limitOf(Role role, String tenantId) {
     if (role == Role.ADMIN) {
       return admin;
     }
@@ -96,46 +94,5 @@ public record RateLimitSettings(
       }
     }
     return tenant;
-  }
-
-  /**
-   * A token bucket: {@code requests} at most at once, refilled evenly over {@code period}.
-   *
-   * @param requests the bucket's size, and how many requests one period refills
-   * @param period how long a refill of {@code requests} takes
-   */
-  public record Limit(long requests, Duration period) {
-
-    public Limit {
-      if (requests <= 0) {
-        throw new IllegalArgumentException("a rate limit needs at least 1 request per period");
-      }
-      if (period == null || period.isNegative() || period.isZero()) {
-        throw new IllegalArgumentException("a rate limit's period must be positive");
-      }
-    }
-
-    /** {@code <requests>/<period>}, e.g. {@code 1200/1m} or {@code 20/1s}. */
-    public static Limit valueOf(String text) {
-      String t = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-      int slash = t.indexOf('/');
-      if (slash <= 0 || slash == t.length() - 1) {
-        throw new IllegalArgumentException(
-            "a rate limit is written <requests>/<period>, e.g. 1200/1m; got '" + text + "'");
-      }
-      try {
-        return new Limit(
-            Long.parseLong(t.substring(0, slash).strip()),
-            DurationStyle.detectAndParse(t.substring(slash + 1).strip()));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "a rate limit is written <requests>/<period>, e.g. 1200/1m; got '" + text + "'", e);
-      }
-    }
-
-    @Override
-    public String toString() {
-      return requests + "/" + period;
-    }
   }
 }

@@ -27,7 +27,7 @@ public final class RateLimiter {
     }
   }
 
-  private record Entry(Bucket bucket, RateLimitSettings.Limit limit, AtomicLong lastUsed) {}
+  private record Entry(Bucket bucket, RateLimit limit, AtomicLong lastUsed) {}
 
   /** The bucket newcomers share while the table is full. */
   static final String OVERFLOW = "overflow";
@@ -36,7 +36,7 @@ public final class RateLimiter {
   private final TimeMeter time;
   private final int maxBuckets;
   private final long idleNanos;
-  private final RateLimitSettings.Limit overflowLimit;
+  private final RateLimit overflowLimit;
   private final AtomicLong lastSweep = new AtomicLong(Long.MIN_VALUE);
 
   public RateLimiter(RateLimitSettings settings, TimeMeter time) {
@@ -47,7 +47,7 @@ public final class RateLimiter {
   }
 
   /** Takes one request from {@code caller}'s bucket of {@code limit}. */
-  public Decision tryConsume(String caller, RateLimitSettings.Limit limit) {
+  public Decision tryConsume(String caller, RateLimit limit) {
     long now = time.currentTimeNanos();
     Entry entry = buckets.get(caller);
     if (entry == null || !entry.limit().equals(limit)) {
@@ -66,7 +66,7 @@ public final class RateLimiter {
     return buckets.size();
   }
 
-  private Entry admit(String caller, RateLimitSettings.Limit limit, long now) {
+  private Entry admit(String caller, RateLimit limit, long now) {
     sweep(now);
     if (buckets.size() >= maxBuckets && !buckets.containsKey(caller)) {
       return buckets.computeIfAbsent(OVERFLOW, k -> entry(overflowLimit, now));
@@ -86,7 +86,7 @@ public final class RateLimiter {
     }
   }
 
-  private Entry entry(RateLimitSettings.Limit limit, long now) {
+  private Entry entry(RateLimit limit, long now) {
     Bucket bucket =
         Bucket.builder()
             .addLimit(

@@ -38,7 +38,7 @@ class RateLimiterTest {
         true,
         d.admin(),
         d.tenant(),
-        RateLimitSettings.Limit.valueOf("2/1m"),
+        RateLimit.valueOf("2/1m"),
         d.tiers(),
         Map.of(),
         maxBuckets,
@@ -48,7 +48,7 @@ class RateLimiterTest {
   @Test
   void aBucketRefusesPastItsSizeSaysWhenToRetryAndRefillsEvenly() {
     var limiter = new RateLimiter(settings(100), time);
-    var limit = RateLimitSettings.Limit.valueOf("3/1m");
+    var limit = RateLimit.valueOf("3/1m");
 
     assertThat(limiter.tryConsume("key:a", limit).remaining()).isEqualTo(2);
     assertThat(limiter.tryConsume("key:a", limit).allowed()).isTrue();
@@ -81,7 +81,7 @@ class RateLimiterTest {
   @Test
   void aFullTableSendsNewcomersToOneSharedOverflowBucketAndDropsIdleOnes() {
     var limiter = new RateLimiter(settings(3), time);
-    var limit = RateLimitSettings.Limit.valueOf("100/1m");
+    var limit = RateLimit.valueOf("100/1m");
     for (String caller : new String[] {"address:1", "address:2", "address:3"}) {
       assertThat(limiter.tryConsume(caller, limit).allowed()).isTrue();
     }
@@ -106,12 +106,11 @@ class RateLimiterTest {
   @Test
   void aChangedLimitGivesTheCallerANewBucket() {
     var limiter = new RateLimiter(settings(100), time);
-    var one = RateLimitSettings.Limit.valueOf("1/1h");
+    var one = RateLimit.valueOf("1/1h");
     assertThat(limiter.tryConsume("key:a", one).allowed()).isTrue();
     assertThat(limiter.tryConsume("key:a", one).allowed()).isFalse();
 
-    assertThat(limiter.tryConsume("key:a", RateLimitSettings.Limit.valueOf("5/1h")).allowed())
-        .isTrue();
+    assertThat(limiter.tryConsume("key:a", RateLimit.valueOf("5/1h")).allowed()).isTrue();
   }
 
   @Test
@@ -128,7 +127,7 @@ class RateLimiterTest {
             10,
             Duration.ofMinutes(1));
 
-    assertThat(s.limitOf(Role.ADMIN, null)).isEqualTo(RateLimitSettings.Limit.valueOf("6000/1m"));
+    assertThat(s.limitOf(Role.ADMIN, null)).isEqualTo(RateLimit.valueOf("6000/1m"));
     assertThat(s.limitOf(Role.READ, "acme")).isEqualTo(s.tiers().get("pro"));
     assertThat(s.limitOf(Role.WRITE, "globex")).isEqualTo(s.tenant());
     assertThat(s.limitOf(Role.READ, null)).isEqualTo(s.tenant());
@@ -137,11 +136,10 @@ class RateLimiterTest {
 
   @Test
   void aLimitIsRequestsPerPeriodAndATenantNamesAKnownTier() {
-    assertThat(RateLimitSettings.Limit.valueOf(" 20/1s "))
-        .isEqualTo(new RateLimitSettings.Limit(20, Duration.ofSeconds(1)));
-    assertThat(RateLimitSettings.Limit.valueOf("1200/PT1M").period()).hasMinutes(1);
+    assertThat(RateLimit.valueOf(" 20/1s ")).isEqualTo(new RateLimit(20, Duration.ofSeconds(1)));
+    assertThat(RateLimit.valueOf("1200/PT1M").period()).hasMinutes(1);
     for (String bad : new String[] {"", "20", "/1s", "20/", "0/1s", "x/1s", "20/0s", "20/soon"}) {
-      assertThatThrownBy(() -> RateLimitSettings.Limit.valueOf(bad))
+      assertThatThrownBy(() -> RateLimit.valueOf(bad))
           .as(bad)
           .isInstanceOf(IllegalArgumentException.class);
     }
