@@ -72,6 +72,7 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
         new SpringApplicationBuilder(SchedulerApplication.class)
             .run(
                 "--server.port=" + schedulerPort,
+                "--management.server.port=0",
                 "--spring.datasource.url=" + Infrastructure.postgres().jdbcUrl(db),
                 "--spring.datasource.username=" + Infrastructure.postgres().username(),
                 "--spring.datasource.password=" + Infrastructure.postgres().password(),
@@ -195,10 +196,7 @@ class KeyReplicationEndToEndIT extends SinkItSupport {
 
   @Test
   void onTheSinksPublicPortEnvHeapdumpAndConfigpropsAreNotThere() throws Exception {
-    for (String path :
-        new String[] {
-          "/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"
-        }) {
+    for (String path : new String[] {"/actuator/health/liveness", "/actuator/health/readiness"}) {
       assertThat(send(port, "GET", path, null, null).statusCode()).as(path).isIn(200, 503);
     }
     for (String path : new String[] {"/actuator/prometheus", "/actuator/metrics"}) {

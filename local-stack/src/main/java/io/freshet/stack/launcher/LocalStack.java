@@ -246,7 +246,8 @@ public final class LocalStack {
             + s.registryCcompatUrl());
     if (everything) {
       startDemoWeb();
-      Services services = new Services(s, java);
+      Services services =
+          new Services(s, java).withBindAddress(System.getenv("FRESHET_BIND_ADDRESS"));
       // The scheduler's cadence runs on the demo web's clock: model time = trace time, so sources
       // are fetched at the pace the demo publishes (scheduler-producer README, "Scaled cadence").
       services.withEnv(
@@ -272,6 +273,17 @@ public final class LocalStack {
               + (System.nanoTime() - t0) / 1_000_000
               + " ms; logs in "
               + s.logs());
+      String bind = Services.bindAddress(System.getenv("FRESHET_BIND_ADDRESS"));
+      say(
+          "services listen on "
+              + bind
+              + (bind.equals(Services.LOOPBACK)
+                  ? " (this machine only; FRESHET_BIND_ADDRESS=0.0.0.0 to listen wider)"
+                  : " (every interface: anyone who reaches this machine reaches them)")
+              + "; metrics on the management ports (public port + 1000), e.g. "
+              + "http://127.0.0.1:"
+              + Services.defaultManagementPort(s.schedulerPort())
+              + "/actuator/prometheus");
       say(
           "API keys: the bootstrap admin key is in "
               + s.home().resolve("secrets").resolve("api-token")

@@ -34,6 +34,16 @@ public final class Preflight {
     ports.put("content-sink (FRESHET_SINK_PORT)", s.sinkPort());
     ports.put("stats-aggregator (FRESHET_STATS_PORT)", s.statsPort());
     ports.put("fetch-worker (FRESHET_WORKER_PORT)", s.workerPort());
+    for (var e : List.copyOf(ports.entrySet())) {
+      if (e.getKey().startsWith("scheduler")
+          || e.getKey().startsWith("content")
+          || e.getKey().startsWith("stats")
+          || e.getKey().startsWith("fetch")) {
+        ports.put(
+            e.getKey().replace("(", "management port (1000 +"),
+            Services.defaultManagementPort(e.getValue()));
+      }
+    }
     Map<Integer, String> seen = new LinkedHashMap<>();
     for (var e : ports.entrySet()) {
       String other = seen.putIfAbsent(e.getValue(), e.getKey());

@@ -16,13 +16,13 @@ import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The live figures, read from the services' metrics (their Prometheus scrapes), never from their
- * tables: sources by state, the due backlog and leases in flight, failing sources and hosts and the
- * distribution of current intervals (the scheduler's census gauges; intervals in the cadence
- * model's time when the scheduler runs on the demo's clock, and said so); fetches by status, items
- * by novelty and errors by kind (the workers' counters); rows stored (the sink's counters). Between
- * two reads the counters become rates per minute; a first read shows them as totals since the
- * services started.
+ * The live figures, read from the services' metrics (their Prometheus scrapes on the management
+ * ports), never from their tables: sources by state, the due backlog and leases in flight, failing
+ * sources and hosts and the distribution of current intervals (the scheduler's census gauges;
+ * intervals in the cadence model's time when the scheduler runs on the demo's clock, and said so);
+ * fetches by status, items by novelty and errors by kind (the workers' counters); rows stored (the
+ * sink's counters). Between two reads the counters become rates per minute; a first read shows them
+ * as totals since the services started.
  */
 public final class Progress {
 

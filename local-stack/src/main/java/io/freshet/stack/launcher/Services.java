@@ -35,6 +35,17 @@ public final class Services implements AutoCloseable {
   private final Map<String, String> extraEnv = new HashMap<>();
   private final Map<String, Map<String, String>> moduleEnv = new HashMap<>();
 
+  /** The address every service's ports listen on ({@link #withBindAddress}). */
+  private String bindAddress = LOOPBACK;
+
+  static final String LOOPBACK = "127.0.0.1";
+
+  /** A service's public port → its management port (metrics, Prometheus, health details). */
+  private final Map<Integer, Integer> managementPorts =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private java.util.function.IntUnaryOperator managementPortOf = Services::defaultManagementPort;
+
   /**
    * The services' JVM options. C1 only ({@code TieredStopAtLevel=1}): on two cores, five JVMs
    * starting at once come up far sooner, at some cost in peak speed ({@link #withJvmOptions}).
@@ -54,14 +65,7 @@ public final class Services implements AutoCloseable {
         new Service(
             "content-sink",
             s.sinkPort(),
-            Map.of(
-                "DATABASE_URL",
-                db,
-                "FRESHET_SECURITY_ADMIN_KEY",
-                apiToken(),
-                // as in compose: scraped without a key until metrics move to a management port
-                "FRESHET_SECURITY_PUBLIC_PROMETHEUS",
-                "true")),
+            Map.of("DATABASE_URL", db, "FRESHET_SECURITY_ADMIN_KEY", apiToken())),
         new Service(
             "stats-aggregator",
             s.statsPort(),
@@ -71,9 +75,7 @@ public final class Services implements AutoCloseable {
                 "ADVERTISED_HOST",
                 "127.0.0.1:" + s.statsPort(),
                 "FRESHET_SECURITY_ADMIN_KEY",
-                apiToken(),
-                "FRESHET_SECURITY_PUBLIC_PROMETHEUS",
-                "true")),
+                apiToken())),
         new Service(
             "fetch-worker",
             s.workerPort(),
@@ -90,8 +92,6 @@ public final class Services implements AutoCloseable {
                 db,
                 "FRESHET_SECURITY_ADMIN_KEY",
                 apiToken(),
-                "FRESHET_SECURITY_PUBLIC_PROMETHEUS",
-                "true",
                 "FRESHET_CREDENTIALS_KEY",
                 secret("credentials-key"),
                 // the live figures read the census gauges: re-count them at the display's pace
@@ -117,6 +117,61 @@ public final class Services implements AutoCloseable {
   public Services withEnv(String module, Map<String, String> env) {
     moduleEnv.computeIfAbsent(module, m -> new HashMap<>()).putAll(env);
     return this;
+  }
+
+  /**
+   * Where the services listen ({@code FRESHET_BIND_ADDRESS}): {@code 127.0.0.1} by default, so
+   * nothing of the local stack is reachable from another machine; {@code 0.0.0.0} (or {@code ::})
+   * to listen on every interface — the public ports and the management ports alike.
+   */
+  public Services withBindAddress(String address) {
+    bindAddress = bindAddress(address);
+    return this;
+  }
+
+  /** {@code FRESHET_BIND_ADDRESS} checked: loopback (the default) or every interface. */
+  public static String bindAddress(String address) {
+    if (address == null || address.isBlank()) {
+      return LOOPBACK;
+    }
+    String a = address.strip();
+    return switch (a) {
+      case "127.0.0.1", "localhost" -> LOOPBACK;
+      case "0.0.0.0", "::" -> a;
+      default ->
+          throw new IllegalArgumentException(
+              "FRESHET_BIND_ADDRESS must be 127.0.0.1 (the default: this machine only), 0.0.0.0"
+                  + " or :: (every interface); got '"
+                  + address
+                  + "'");
+    };
+  }
+
+  /**
+   * How a service's management port follows from its public port, for services started from now on:
+   * by default the public port + 1000 (scheduler 19080, sink 19082, stats 19083, worker 19084);
+   * tests pick free ports.
+   */
+  public Services withManagementPorts(java.util.function.IntUnaryOperator fromPublicPort) {
+    managementPortOf = fromPublicPort;
+    return this;
+  }
+
+  /** The local stack's management port of the service whose public port is {@code port}. */
+  public static int defaultManagementPort(int port) {
+    return port + 1000;
+  }
+
+  /**
+   * The management port of the running service whose public port is {@code port}: its {@code
+   * /actuator/prometheus}, {@code /actuator/metrics} and health with details.
+   */
+  public int managementPort(int port) {
+    Integer management = managementPorts.get(port);
+    if (management == null) {
+      throw new IllegalArgumentException("no service was started on port " + port);
+    }
+    return management;
   }
 
   /** JVM options for services started from now on, instead of the defaults (e.g. a benchmark's). */
@@ -180,6 +235,12 @@ public final class Services implements AutoCloseable {
     Path jar = execJar(svc.module());
     Map<String, String> env = new HashMap<>(svc.env());
     env.put("PORT", Integer.toString(svc.port()));
+    env.put(
+        "MANAGEMENT_PORT",
+        Integer.toString(
+            managementPorts.computeIfAbsent(svc.port(), managementPortOf::applyAsInt)));
+    env.put("SERVER_ADDRESS", bindAddress);
+    env.put("MANAGEMENT_SERVER_ADDRESS", bindAddress);
     env.put("KAFKA_BOOTSTRAP_SERVERS", s.bootstrapServers());
     env.put("REGISTRY_URL", s.registryApiUrl());
     env.put("FRESHET_KAFKA_CREATE_TOPICS", "false"); // Infrastructure provisioned them

@@ -98,9 +98,11 @@ public record StackSettings(
     return "http://127.0.0.1:" + schedulerPort;
   }
 
-  /** A service's Prometheus scrape, given the service's port. */
+  /** A service's Prometheus scrape, on its management port, given the service's public port. */
   public String metricsUrl(int servicePort) {
-    return "http://127.0.0.1:" + servicePort + "/actuator/prometheus";
+    return "http://127.0.0.1:"
+        + Services.defaultManagementPort(servicePort)
+        + "/actuator/prometheus";
   }
 
   public String demoWebUrl() {

@@ -70,8 +70,7 @@ class ComposeFileTest {
             "POSTGRES_PASSWORD",
             "FRESHET_DB_PASSWORD",
             "REGISTRY_DB_PASSWORD",
-            "SCHEDULER_API_TOKEN",
-            "SINK_API_TOKEN",
+            "FRESHET_ADMIN_KEY",
             "FRESHET_CREDENTIALS_KEY");
     assertThat(new TreeSet<>(lenient.required().keySet())).isEqualTo(new TreeSet<>(secrets));
     assertThat(new TreeSet<>(lenient.missingRequired())).isEqualTo(new TreeSet<>(secrets));
@@ -154,7 +153,10 @@ class ComposeFileTest {
     assertThat(result.unchecked()).containsExactlyInAnyOrder("postgres", "registry");
     assertThat(result.bindings().get("scheduler-producer"))
         .containsEntry("FRESHET_SCHEDULER_MAX_IN_FLIGHT", "freshet.scheduler.max-in-flight")
-        .containsEntry("FRESHET_API_TOKEN", "${FRESHET_API_TOKEN} in application.yml");
+        .containsEntry(
+            "FRESHET_SECURITY_ADMIN_KEY", "${FRESHET_SECURITY_ADMIN_KEY} in application.yml")
+        .doesNotContainKeys(
+            "FRESHET_API_TOKEN", "FRESHET_API_READ_TOKEN", "FRESHET_SECURITY_PUBLIC_PROMETHEUS");
   }
 
   @Test
@@ -355,9 +357,14 @@ class ComposeFileTest {
           .containsPattern(
               "http://(127\\.0\\.0\\.1|localhost):" + port + "/actuator/health/readiness");
       assertThat(compose.publishedContainerPorts(service)).allMatch(p -> p == port);
+      int management = managementPort(check.springVariables(service), env);
+      assertThat(management).as(service + " management port").isNotEqualTo(port);
+      assertThat(compose.publishedContainerPorts(service))
+          .as(service + ": the management port is never published")
+          .doesNotContain(management);
       assertThat(scrapeTarget(prometheus, service))
-          .as(service + " scrape target")
-          .isEqualTo(service + ":" + port + "/actuator/prometheus");
+          .as(service + " scrape target: its management port")
+          .isEqualTo(service + ":" + management + "/actuator/prometheus");
     }
     assertThat(compose.environment("stats-aggregator").get("ADVERTISED_HOST"))
         .isEqualTo(
@@ -393,6 +400,14 @@ class ComposeFileTest {
       return Integer.parseInt(env.getOrDefault(m.group(1), m.group(2)));
     }
     return Integer.parseInt(String.valueOf(port));
+  }
+
+  /** management.server.port as Spring resolves it: MANAGEMENT_PORT, else its default. */
+  static int managementPort(SpringServiceVariables vars, Map<String, String> env) {
+    Object port = vars.applicationYmlValue("management.server.port");
+    Matcher m = Pattern.compile("\\$\\{([A-Z_]+):(\\d+)}").matcher(String.valueOf(port));
+    assertThat(m.matches()).as("management.server.port " + port).isTrue();
+    return Integer.parseInt(env.getOrDefault(m.group(1), m.group(2)));
   }
 
   private static String scrapeTarget(Map<String, Object> prometheus, String job) {

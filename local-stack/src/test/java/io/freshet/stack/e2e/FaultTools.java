@@ -45,13 +45,16 @@ final class FaultTools {
   }
 
   /**
-   * The sum of every sample of a counter or gauge in a service's {@code /actuator/prometheus} (e.g.
-   * {@code freshet_worker_fetches_total}, over all its tags); 0 when it has none yet.
+   * The sum of every sample of a counter or gauge in {@code /actuator/prometheus} of the service
+   * whose public port is {@code port} (e.g. {@code freshet_worker_fetches_total}, over all its
+   * tags), read on its management port; 0 when it has none yet.
    */
-  static double metric(int port, String name) throws Exception {
+  static double metric(StackFixture stack, int port, String name) throws Exception {
+    int management = stack.services.managementPort(port);
     var r =
         StackFixture.HTTP.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + management + "/actuator/prometheus"))
                 .timeout(Duration.ofSeconds(20))
                 .build(),
             HttpResponse.BodyHandlers.ofString());

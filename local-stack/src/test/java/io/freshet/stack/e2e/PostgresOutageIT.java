@@ -103,7 +103,7 @@ class PostgresOutageIT {
 
     double claimRoundsFailed =
         FaultTools.metric(
-            stack.settings.schedulerPort(), "freshet_scheduler_claim_rounds_failed_total");
+            stack, stack.settings.schedulerPort(), "freshet_scheduler_claim_rounds_failed_total");
     long deadLetters = 0;
     for (String topic :
         List.of(

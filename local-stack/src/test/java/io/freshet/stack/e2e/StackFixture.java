@@ -107,6 +107,23 @@ final class StackFixture implements AutoCloseable {
    */
   static StackFixture start(String name, int sources, DemoWebSettings webSettings, int kafkaNodes)
       throws Exception {
+    return start(name, sources, webSettings, kafkaNodes, List.of(), Map.of());
+  }
+
+  /**
+   * As {@link #start(String, int, DemoWebSettings, int)}, running {@code setupSql} on database
+   * {@code freshet} (as postgres) once the infrastructure is up, and giving every service {@code
+   * serviceEnv} over the defaults (e.g. a database role of the test's own, with a password that can
+   * be looked for in the logs).
+   */
+  static StackFixture start(
+      String name,
+      int sources,
+      DemoWebSettings webSettings,
+      int kafkaNodes,
+      List<String> setupSql,
+      Map<String, String> serviceEnv)
+      throws Exception {
     Path projectDir = Path.of("..").toAbsolutePath().normalize();
     Path home =
         Files.createDirectories(
@@ -143,7 +160,25 @@ final class StackFixture implements AutoCloseable {
     try {
       infra.start();
       new SchemaRegistrar(settings.registryCcompatUrl()).registerAll();
-      services = new Services(settings, java);
+      if (!setupSql.isEmpty()) {
+        try (Connection c =
+                DriverManager.getConnection(settings.jdbcUrl("freshet"), "postgres", "postgres");
+            var st = c.createStatement()) {
+          for (String sql : setupSql) {
+            st.execute(sql);
+          }
+        }
+      }
+      services =
+          new Services(settings, java)
+              .withManagementPorts(
+                  p -> {
+                    try {
+                      return freePort();
+                    } catch (IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  });
       // Every source's first fetch at once (these tests wait for them), not spread over the
       // scheduler's import-spread as a bulk import in production is; and due times exactly as the
       // cadence rules give them (CadenceEndToEndIT checks them to the millisecond) — the jitter on
@@ -156,6 +191,7 @@ final class StackFixture implements AutoCloseable {
       if (infra.kafkaCluster() != null) {
         services.withEnv(infra.kafkaCluster().serviceEnv());
       }
+      services.withEnv(serviceEnv);
       assertThat(services.start()).as("services not built").isEmpty();
       web =
           DemoWeb.start(

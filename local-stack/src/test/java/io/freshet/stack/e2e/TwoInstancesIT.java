@@ -244,10 +244,10 @@ class TwoInstancesIT {
   }
 
   private static double claimed(int port) throws Exception {
-    return FaultTools.metric(port, "freshet_scheduler_sources_claimed_total");
+    return FaultTools.metric(stack, port, "freshet_scheduler_sources_claimed_total");
   }
 
   private static double fetched(int port) throws Exception {
-    return FaultTools.metric(port, "freshet_worker_fetches_total");
+    return FaultTools.metric(stack, port, "freshet_worker_fetches_total");
   }
 }

@@ -76,6 +76,7 @@ class PushReceiverIT {
     }
     database = Infrastructure.postgres().createDatabase("push_receiver_it");
     registry.add("server.port", () -> port);
+    registry.add("management.server.port", () -> 0); // actuator's own port: random
     registry.add("freshet.push.public-base-url", () -> "http://127.0.0.1:" + port + "/");
     registry.add("spring.datasource.url", () -> Infrastructure.postgres().jdbcUrl(database));
     registry.add("spring.datasource.username", () -> Infrastructure.postgres().username());

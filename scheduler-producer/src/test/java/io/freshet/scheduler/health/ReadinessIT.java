@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.TestPropertySource;
 
@@ -24,6 +25,7 @@ import org.springframework.test.context.TestPropertySource;
 class ReadinessIT extends SchedulerItSupport {
 
   @LocalServerPort int port;
+  @LocalManagementPort int managementPort; // health with details: on the management port
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -65,7 +67,7 @@ class ReadinessIT extends SchedulerItSupport {
     try {
       var response =
           http.send(
-              HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+              HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort + path))
                   .timeout(Duration.ofSeconds(30))
                   .build(),
               HttpResponse.BodyHandlers.ofString());

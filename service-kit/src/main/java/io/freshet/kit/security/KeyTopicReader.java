@@ -68,7 +68,10 @@ public final class KeyTopicReader implements SmartLifecycle {
     this.poll = poll;
   }
 
-  /** Whether the reader has read the topic up to where it ended when the reader started. */
+  /**
+   * Whether the reader has read the topic up to where it ended when the reader started (or found
+   * that the topic does not exist: then there is no key to wait for).
+   */
   public boolean caughtUp() {
     return caughtUp;
   }
@@ -141,6 +144,12 @@ public final class KeyTopicReader implements SmartLifecycle {
               .map(p -> new TopicPartition(topic, p.partition()))
               .toList();
       if (partitions.isEmpty()) {
+        if (!caughtUp) {
+          // no topic, no key to wait for: readiness must not wait on a topic nobody created yet
+          log.warn(
+              "key topic {} does not exist: only the bootstrap keys work until it does", topic);
+          caughtUp = true;
+        }
         sleep(Duration.ofSeconds(1));
       }
     }

@@ -4,6 +4,7 @@ import io.freshet.kit.kafka.KafkaKitAutoConfiguration;
 import io.freshet.kit.web.ProblemWriter;
 import io.freshet.kit.web.WebKitAutoConfiguration;
 import io.freshet.schemas.topic.FreshetTopics;
+import io.github.bucket4j.TimeMeter;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
@@ -54,7 +55,9 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * the public port the rest of actuator needs an admin key; then the service's {@link ApiKeyRules};
  * then reads (GET, HEAD) need {@code read}, anything else {@code write}. 401 (with {@code
  * WWW-Authenticate: Bearer}) without a valid key, 403 for a key whose role is not enough, both as
- * the kit's problems. Active in a servlet application that has Spring Security.
+ * the kit's problems. Right after the key filter, fair use: a token bucket per key, per remote
+ * address without one ({@link RateLimitFilter}, {@code freshet.security.rate-limit.*}; 429 with
+ * {@code Retry-After}). Active in a servlet application that has Spring Security.
  */
 @AutoConfiguration(
     after = {WebKitAutoConfiguration.class, KafkaKitAutoConfiguration.class},
@@ -66,7 +69,7 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
     })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(SecurityFilterChain.class)
-@EnableConfigurationProperties(SecuritySettings.class)
+@EnableConfigurationProperties({SecuritySettings.class, RateLimitSettings.class})
 public class SecurityKitAutoConfiguration {
 
   private static final Logger log = LoggerFactory.getLogger(SecurityKitAutoConfiguration.class);
@@ -119,6 +122,13 @@ public class SecurityKitAutoConfiguration {
     };
   }
 
+  /** The token buckets of {@code freshet.security.rate-limit.*}. */
+  @Bean
+  @ConditionalOnMissingBean
+  RateLimiter rateLimiter(RateLimitSettings settings) {
+    return new RateLimiter(settings, TimeMeter.SYSTEM_NANOTIME);
+  }
+
   @Bean
   @ConditionalOnMissingBean(SecurityFilterChain.class)
   SecurityFilterChain apiKeyChain(
@@ -128,9 +138,29 @@ public class SecurityKitAutoConfiguration {
       ProblemWriter problems,
       ObjectProvider<ApiKeyRules> serviceRules,
       SecuritySettings settings,
+      RateLimitSettings rateLimits,
+      RateLimiter limiter,
       Environment env)
       throws Exception {
     RequestMatcher onManagementPort = managementPort(env);
+    if (settings.publicPrometheus()) {
+      log.warn(
+          "freshet.security.public-prometheus is deprecated: scrape /actuator/prometheus on the"
+              + " management port (management.server.port){}",
+          onManagementPort == NO_MANAGEMENT_PORT
+              ? ""
+              : ", where it already is: the public port serves no metrics");
+    }
+    RequestMatcher probes =
+        request -> {
+          String path = request.getRequestURI();
+          for (String open : OPEN_HEALTH) {
+            if (open.equals(path)) {
+              return true;
+            }
+          }
+          return false;
+        };
     http.csrf(AbstractHttpConfigurer::disable)
         .httpBasic(AbstractHttpConfigurer::disable)
         .formLogin(AbstractHttpConfigurer::disable)
@@ -169,15 +199,35 @@ public class SecurityKitAutoConfiguration {
                   .anyRequest()
                   .hasRole("WRITE");
             });
+    if (rateLimits.enabled()) {
+      // after the key is known (its bucket), before authorization (a refused key still counts,
+      // against its address)
+      http.addFilterAfter(
+          new RateLimitFilter(
+              limiter,
+              rateLimits,
+              problems,
+              request -> onManagementPort.matches(request) || probes.matches(request)),
+          ApiKeyFilter.class);
+    }
     return http.build();
   }
+
+  private static final RequestMatcher NO_MANAGEMENT_PORT = request -> false;
 
   /** Requests that came in on a separate management port, if there is one. */
   static RequestMatcher managementPort(Environment env) {
     Integer management = env.getProperty("management.server.port", Integer.class);
     Integer server = env.getProperty("server.port", Integer.class, 8080);
-    if (management == null || management <= 0 || management.equals(server)) {
-      return request -> false;
+    if (management == null || management < 0 || (management != 0 && management.equals(server))) {
+      return NO_MANAGEMENT_PORT;
+    }
+    if (management == 0) {
+      // a random management port (tests): the one the management server was given
+      return request -> {
+        String local = env.getProperty("local.management.port");
+        return local != null && request.getLocalPort() == Integer.parseInt(local);
+      };
     }
     return request -> request.getLocalPort() == management;
   }
@@ -237,15 +287,26 @@ public class SecurityKitAutoConfiguration {
           directory,
           settings.keyTopicPoll());
     }
+  }
 
-    /** {@code apiKeys}: UP once the key topic was read to its end, with the number of keys. */
-    @Bean
-    @ConditionalOnClass(HealthIndicator.class)
-    HealthIndicator apiKeysHealthIndicator(KeyTopicReader reader, KeyDirectory directory) {
-      return () ->
-          (reader.caughtUp() ? Health.up() : Health.outOfService())
-              .withDetail("keys", directory.size())
-              .build();
-    }
+  /**
+   * {@code apiKeys}: OUT_OF_SERVICE until the key topic was read to its end (a service that has not
+   * read it refuses valid tenant keys), then UP, with the number of keys; UP at once where the
+   * topic is not read ({@code freshet.security.key-topic=false}), so a readiness group may always
+   * name it. A key topic that does not exist counts as read (it holds no key).
+   */
+  @Bean
+  @ConditionalOnMissingBean(name = "apiKeysHealthIndicator")
+  HealthIndicator apiKeysHealthIndicator(
+      ObjectProvider<KeyTopicReader> reader, KeyDirectory directory) {
+    return () -> {
+      KeyTopicReader r = reader.getIfAvailable();
+      if (r == null) {
+        return Health.up().withDetail("keys", 0).withDetail("keyTopic", "not read").build();
+      }
+      return (r.caughtUp() ? Health.up() : Health.outOfService())
+          .withDetail("keys", directory.size())
+          .build();
+    };
   }
 }

@@ -18,10 +18,11 @@ import org.springframework.validation.annotation.Validated;
  *     and tools without a broker: then only the bootstrap keys work)
  * @param keyTopicPoll how long one poll of the key topic waits; a revocation reaches the directory
  *     within about this much after the scheduler published it
- * @param publicPrometheus whether {@code /actuator/prometheus} answers without a key on the public
- *     port: off by default; compose turns it on for its Prometheus until the services serve metrics
- *     on a management port of their own ({@code management.server.port}, where all of actuator is
- *     open)
+ * @param publicPrometheus DEPRECATED, nothing needs it: whether {@code /actuator/prometheus}
+ *     answers without a key on the public port. Every service now serves metrics on its management
+ *     port ({@code management.server.port}, where all of actuator is open and which no deployment
+ *     publishes), and then the public port has no metrics to open; off by default, a warning when
+ *     on
  */
 @Validated
 @ConfigurationProperties("freshet.security")

@@ -9,6 +9,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.servlet.context.ServletWebServerInitializedEvent;
@@ -19,6 +21,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -105,6 +108,37 @@ public class WebKitAutoConfiguration {
                   mapper.getIfAvailable(() -> JsonMapper.builder().build())));
         }
       };
+    }
+  }
+
+  /**
+   * Liveness and readiness on the public port while the rest of actuator is on a management port of
+   * its own ({@link PublicProbeFilter}); off when actuator shares the public port.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(HealthEndpoint.class)
+  static class PublicProbes {
+
+    @Bean
+    FilterRegistrationBean<PublicProbeFilter> publicProbeFilter(
+        ObjectProvider<HealthEndpoint> health,
+        ObjectProvider<HealthEndpointGroups> groups,
+        Environment env) {
+      var registration = new FilterRegistrationBean<>(new PublicProbeFilter(health, groups));
+      registration.addUrlPatterns(PublicProbeFilter.PROBES.keySet().toArray(String[]::new));
+      // before the API-key chain and its rate limit: probes are open and never counted
+      registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 30);
+      registration.setEnabled(separateManagementPort(env));
+      return registration;
+    }
+
+    /** Whether {@code management.server.port} puts actuator on a port of its own (0: random). */
+    static boolean separateManagementPort(Environment env) {
+      Integer management = env.getProperty("management.server.port", Integer.class);
+      Integer server = env.getProperty("server.port", Integer.class, 8080);
+      return management != null
+          && management >= 0
+          && (management == 0 || !management.equals(server));
     }
   }
 

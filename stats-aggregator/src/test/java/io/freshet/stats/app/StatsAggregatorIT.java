@@ -99,8 +99,12 @@ class StatsAggregatorIT {
       assertThat(tooLong.statusCode()).isBetween(400, 431);
       assertThat(tooLong.headers().firstValue("Content-Type")).hasValue("application/problem+json");
       assertThat(app.get("/actuator/health/readiness").body()).contains("UP");
-      assertThat(app.get("/actuator/health").body()).contains("\"state\":\"RUNNING\"");
-      String metrics = app.get("/actuator/prometheus").body();
+      assertThat(app.get("/actuator/health").statusCode())
+          .as("health details and metrics: on the management port only")
+          .isEqualTo(404);
+      assertThat(app.get("/actuator/prometheus").statusCode()).isEqualTo(404);
+      assertThat(app.getManagement("/actuator/health").body()).contains("\"state\":\"RUNNING\"");
+      String metrics = app.getManagement("/actuator/prometheus").body();
       assertThat(metrics)
           .contains("kafka_stream_thread_process_total")
           .contains("kafka_stream_thread_commit_latency_avg")

@@ -119,6 +119,7 @@ class SchedulerEndToEndIT {
     return new SpringApplicationBuilder(SchedulerApplication.class)
         .run(
             "--server.port=" + port,
+            "--management.server.port=0",
             "--spring.datasource.url=" + url,
             "--spring.flyway.schemas=scheduler",
             "--spring.flyway.default-schema=scheduler",

@@ -40,6 +40,7 @@ public final class StatsApp implements AutoCloseable {
   static List<String> args(String appId, Path stateDir, int port) {
     List<String> a = new ArrayList<>();
     a.add("--server.port=" + port);
+    a.add("--management.server.port=0"); // actuator's own port: random, so instances never clash
     a.add(
         "--spring.kafka.bootstrap-servers=" + System.getProperty("spring.kafka.bootstrap-servers"));
     a.add("--freshet.kafka.registry-url=" + System.getProperty("freshet.registry.url"));
@@ -102,6 +103,21 @@ public final class StatsApp implements AutoCloseable {
         request.header("Authorization", authorization);
       }
       return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new IllegalStateException("GET " + path + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** GET {@code path} on this in-JVM instance's management port (metrics, health details). */
+  public HttpResponse<String> getManagement(String path) {
+    String management = context.getEnvironment().getProperty("local.management.port");
+    try {
+      return HTTP.send(
+          HttpRequest.newBuilder(URI.create("http://localhost:" + management + path)).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new IllegalStateException("GET " + path + ": " + e, e);
     } catch (InterruptedException e) {

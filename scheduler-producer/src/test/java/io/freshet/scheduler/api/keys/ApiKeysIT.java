@@ -159,10 +159,7 @@ class ApiKeysIT extends ApiItSupport {
 
   @Test
   void onThePublicPortOnlyTheHealthProbesAreOpenAndEnvHeapdumpConfigpropsAreNotThere() {
-    for (String path :
-        new String[] {
-          "/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"
-        }) {
+    for (String path : new String[] {"/actuator/health/liveness", "/actuator/health/readiness"}) {
       assertThat(api.send("GET", path, null, null, null).status()).as(path).isIn(200, 503);
     }
     for (String path : new String[] {"/actuator/prometheus", "/actuator/metrics", "/actuator"}) {
