@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The four services, each its own process from its {@code -exec.jar}, configured by environment
+ * The five services, each its own process from its {@code -exec.jar}, configured by environment
  * variables; a service whose module is not built here is reported and skipped.
  */
 public final class Services implements AutoCloseable {
@@ -70,6 +70,21 @@ public final class Services implements AutoCloseable {
                 s.home().resolve("stats-state").toString(),
                 "ADVERTISED_HOST",
                 "127.0.0.1:" + s.statsPort())),
+        new Service(
+            "push-receiver",
+            s.pushPort(),
+            Map.of(
+                "DATABASE_URL",
+                db,
+                // the demo hub (the demo web, on loopback) calls back here
+                "FRESHET_PUSH_PUBLIC_BASE_URL",
+                "http://127.0.0.1:" + s.pushPort(),
+                "FRESHET_PUSH_SECRET_KEY",
+                secret("push-secret-key"),
+                "FRESHET_PUSH_ALLOW_PRIVATE_HUBS",
+                "true",
+                "FRESHET_PUSH_ROUND_INTERVAL",
+                "2s")),
         new Service(
             "fetch-worker",
             s.workerPort(),

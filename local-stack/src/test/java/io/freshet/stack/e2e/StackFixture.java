@@ -125,6 +125,7 @@ final class StackFixture implements AutoCloseable {
             freePort(),
             freePort(),
             freePort(),
+            freePort(),
             sources,
             1440,
             0);
