@@ -84,7 +84,11 @@ public final class Services implements AutoCloseable {
                 "FRESHET_PUSH_ALLOW_PRIVATE_HUBS",
                 "true",
                 "FRESHET_PUSH_ROUND_INTERVAL",
-                "2s")),
+                "2s",
+                // the demo replays a trace day a wall minute: 30 s would swallow half a day of
+                // notifications of a busy feed
+                "FRESHET_PUSH_COALESCE_WINDOW",
+                "1s")),
         new Service(
             "fetch-worker",
             s.workerPort(),

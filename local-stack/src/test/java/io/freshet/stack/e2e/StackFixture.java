@@ -107,6 +107,20 @@ final class StackFixture implements AutoCloseable {
    */
   static StackFixture start(String name, int sources, DemoWebSettings webSettings, int kafkaNodes)
       throws Exception {
+    return start(name, sources, webSettings, kafkaNodes, Map.of());
+  }
+
+  /**
+   * As {@link #start(String, int, DemoWebSettings, int)} with variables for every service on top of
+   * the fixture's (e.g. the scheduler's cadence clock on the demo web's).
+   */
+  static StackFixture start(
+      String name,
+      int sources,
+      DemoWebSettings webSettings,
+      int kafkaNodes,
+      Map<String, String> serviceEnv)
+      throws Exception {
     Path projectDir = Path.of("..").toAbsolutePath().normalize();
     Path home =
         Files.createDirectories(
@@ -157,6 +171,7 @@ final class StackFixture implements AutoCloseable {
       if (infra.kafkaCluster() != null) {
         services.withEnv(infra.kafkaCluster().serviceEnv());
       }
+      services.withEnv(serviceEnv);
       assertThat(services.start()).as("services not built").isEmpty();
       web =
           DemoWeb.start(
