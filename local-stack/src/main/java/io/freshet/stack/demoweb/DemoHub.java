@@ -76,8 +76,8 @@ public final class DemoHub implements AutoCloseable {
 
   /**
    * The hub a source announces, or null when it does not push: {@link #PUSH_PERCENT} % of the feeds
-   * on well-behaved hosts, chosen by a stable hash of the id; of those, one in twenty each
-   * announces a denying, a silent and a wrongly signing hub.
+   * on well-behaved hosts, chosen by a stable hash of the id; of those, one in ten each announces a
+   * denying, a silent and a wrongly signing hub.
    */
   public static Variant variantOf(DemoSource s) {
     if (s.behaviour() != Behaviour.NORMAL
@@ -88,10 +88,10 @@ public final class DemoHub implements AutoCloseable {
     if (h >= PUSH_PERCENT * 10) {
       return null;
     }
-    return switch (h % 20) {
+    return switch (h % 10) {
       case 0 -> Variant.DENIES;
       case 1 -> Variant.SILENT;
-      case 2 -> Variant.BAD_SIGNATURE;
+      case 3 -> Variant.BAD_SIGNATURE; // 3: PushEndToEndIT's 60 sources then hold every variant
       default -> Variant.GOOD;
     };
   }

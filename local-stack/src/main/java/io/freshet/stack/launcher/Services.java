@@ -85,10 +85,13 @@ public final class Services implements AutoCloseable {
                 "true",
                 "FRESHET_PUSH_ROUND_INTERVAL",
                 "2s",
-                // the demo replays a trace day a wall minute: 30 s would swallow half a day of
-                // notifications of a busy feed
+                // The demo replays a trace day a wall minute, and the receiver's coalescing is
+                // leading-edge: a notification within the window of the last one asks for no fetch
+                // at all, so even 1 s (24 trace minutes) loses a busy feed's next item until the
+                // safety net. Off for the demo: the scheduler absorbs bursts (a fetch-now during a
+                // fetch makes one more fetch after it, not one per notification).
                 "FRESHET_PUSH_COALESCE_WINDOW",
-                "1s")),
+                "0s")),
         new Service(
             "fetch-worker",
             s.workerPort(),

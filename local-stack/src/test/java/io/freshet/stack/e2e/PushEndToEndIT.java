@@ -57,6 +57,7 @@ class PushEndToEndIT {
     try (StackFixture stack = StackFixture.start("push", SOURCES, webSettings, 1, demoClock)) {
       Map<String, String> pushed = new HashMap<>();
       Map<String, String> polled = new HashMap<>();
+      Map<DemoHub.Variant, String> misbehaving = new HashMap<>(); // variant -> a scheduler id
       stack.demoIdBySourceId.forEach(
           (id, demoId) -> {
             DemoSource s = stack.web.catalog().get(demoId);
@@ -68,8 +69,14 @@ class PushEndToEndIT {
               pushed.put(id, demoId);
             } else if (v == null) {
               polled.put(id, demoId);
+            } else {
+              misbehaving.put(v, id);
             }
           });
+      assertThat(misbehaving)
+          .as("a feed on each misbehaving hub")
+          .containsKeys(
+              DemoHub.Variant.DENIES, DemoHub.Variant.SILENT, DemoHub.Variant.BAD_SIGNATURE);
       assertThat(pushed).as("pushed feeds").hasSizeGreaterThanOrEqualTo(3);
       assertThat(polled).as("polled feeds").hasSizeGreaterThanOrEqualTo(3);
 
@@ -126,6 +133,22 @@ class PushEndToEndIT {
           }
         }
       }
+
+      // The misbehaving hubs, as the subscriber sees them: a denial is recorded and never live,
+      // an unverified request never live, and a wrongly signed notification never a fetch.
+      String denied = misbehaving.get(DemoHub.Variant.DENIES);
+      String silent = misbehaving.get(DemoHub.Variant.SILENT);
+      String badSignature = misbehaving.get(DemoHub.Variant.BAD_SIGNATURE);
+      System.out.printf(
+          "push e2e misbehaving hubs: denies %s, silent %s, bad signature %s; receiver %s%n",
+          subscriptionState(stack, denied),
+          subscriptionState(stack, silent),
+          subscriptionState(stack, badSignature),
+          receiverNotificationMeters(stack));
+      assertThat(subscriptionState(stack, denied)).isEqualTo("DENIED");
+      assertThat(subscriptionState(stack, silent)).isEqualTo("REQUESTED");
+      assertThat(live(stack, Set.of(denied, silent))).isZero();
+      assertThat(pushReceivedAt(stack, badSignature)).as("a fetch from a bad signature").isNull();
 
       System.out.println(push.line(wall0, stack));
       System.out.println(poll.line(wall0, stack));
@@ -239,22 +262,55 @@ class PushEndToEndIT {
     return out;
   }
 
+  /** The push-receiver's latest subscription state of a source, or null. */
+  static String subscriptionState(StackFixture stack, String sourceId) throws Exception {
+    try (Connection c = stack.connect();
+        var st =
+            c.prepareStatement(
+                "SELECT state FROM push.subscriptions WHERE source_id = ?"
+                    + " ORDER BY created_at DESC LIMIT 1")) {
+      st.setString(1, sourceId);
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
+  static Instant pushReceivedAt(StackFixture stack, String sourceId) throws Exception {
+    try (Connection c = stack.connect();
+        var st =
+            c.prepareStatement(
+                "SELECT push_received_at FROM scheduler.sources WHERE id = ?::uuid")) {
+      st.setString(1, sourceId);
+      try (ResultSet rs = st.executeQuery()) {
+        rs.next();
+        var t = rs.getTimestamp(1);
+        return t == null ? null : t.toInstant();
+      }
+    }
+  }
+
+  static String receiverNotificationMeters(StackFixture stack) {
+    return meters(stack.settings.pushPort(), "freshet_push_notifications");
+  }
+
   /** The scheduler's push meters, as Prometheus scrapes them. */
   static String schedulerPushMeters(StackFixture stack) {
+    return meters(stack.settings.schedulerPort(), "freshet_scheduler_push");
+  }
+
+  static String meters(int port, String prefix) {
     try {
       var response =
           StackFixture.HTTP.send(
               HttpRequest.newBuilder(
-                      URI.create(
-                          "http://127.0.0.1:"
-                              + stack.settings.schedulerPort()
-                              + "/actuator/prometheus"))
+                      URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       return response
           .body()
           .lines()
-          .filter(l -> l.startsWith("freshet_scheduler_push"))
+          .filter(l -> l.startsWith(prefix))
           .collect(Collectors.joining("; "));
     } catch (Exception e) {
       return "unavailable: " + e;
