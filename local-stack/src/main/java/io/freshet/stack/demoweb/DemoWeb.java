@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -43,6 +44,7 @@ public final class DemoWeb implements AutoCloseable {
   private final AtomicInteger requests = new AtomicInteger();
   private final HttpServer server;
   private final ExecutorService executor;
+  private final DemoHub hub;
 
   private DemoWeb(DemoWebSettings settings, Catalog catalog, Clock wall) throws IOException {
     this.settings = settings;
@@ -58,6 +60,40 @@ public final class DemoWeb implements AutoCloseable {
     this.executor = Executors.newVirtualThreadPerTaskExecutor();
     server.setExecutor(executor);
     server.createContext("/", this::handle);
+    this.hub =
+        new DemoHub(
+            clock,
+            this::pushingSourceOf,
+            s ->
+                renderer.render(
+                    s, s.visibleAt(clock.traceNow()), "http://" + s.host() + ":" + port(), 0),
+            Duration.ofMillis(250));
+  }
+
+  /** The demo source a topic URL names if it pushes, else null. */
+  private DemoSource pushingSourceOf(String topic) {
+    try {
+      String[] parts = URI.create(topic).getPath().split("/", 4);
+      DemoSource s = parts.length >= 3 ? catalog.get(parts[2]) : null;
+      return s != null
+              && s.path().equals(URI.create(topic).getPath())
+              && DemoHub.variantOf(s) != null
+          ? s
+          : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** The demo web's WebSub hub ({@link DemoHub}). */
+  public DemoHub hub() {
+    return hub;
+  }
+
+  /** The hub URL a source announces, or null when it does not push. */
+  public String hubUrl(DemoSource s) {
+    DemoHub.Variant v = DemoHub.variantOf(s);
+    return v == null ? null : "http://" + s.host() + ":" + port() + v.path();
   }
 
   /** Starts the demo web over the traces bundled in this module. */
@@ -123,6 +159,7 @@ public final class DemoWeb implements AutoCloseable {
 
   @Override
   public void close() {
+    hub.close();
     server.stop(0);
     executor.shutdownNow();
   }
@@ -142,6 +179,8 @@ public final class DemoWeb implements AutoCloseable {
         send(ex, 200, "application/x-ndjson", sourcesNdjson());
       } else if (path.equals("/_truth")) {
         send(ex, 200, "application/json", TruthJson.summary(json, truth, clock));
+      } else if (path.startsWith("/_hub")) {
+        hub.handle(ex, path);
       } else if (path.equals("/_truth/versions")) {
         send(ex, 200, "application/x-ndjson", TruthJson.versions(json, truth, clock));
       } else {
@@ -206,6 +245,10 @@ public final class DemoWeb implements AutoCloseable {
     String etag = "\"" + s.id() + "." + count + "\"";
     String lastModified = lastModified(s, traceNow, now);
     boolean conditional = token == null;
+    String hubUrl = hubUrl(s);
+    if (hubUrl != null) {
+      ex.getResponseHeaders().set("Link", "<" + hubUrl + ">; rel=\"hub\"");
+    }
     if (conditional && notModified(ex, etag, lastModified)) {
       ex.getResponseHeaders().set("ETag", etag);
       send(ex, 304, null, "");
@@ -297,7 +340,7 @@ public final class DemoWeb implements AutoCloseable {
     }
   }
 
-  private static void send(HttpExchange ex, int status, String contentType, String body)
+  static void send(HttpExchange ex, int status, String contentType, String body)
       throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     if (contentType != null) {

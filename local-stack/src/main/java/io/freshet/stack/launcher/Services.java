@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The four services, each its own process from its {@code -exec.jar}, configured by environment
+ * The five services, each its own process from its {@code -exec.jar}, configured by environment
  * variables; a service whose module is not built here is reported and skipped.
  */
 public final class Services implements AutoCloseable {
@@ -76,6 +76,28 @@ public final class Services implements AutoCloseable {
                 "127.0.0.1:" + s.statsPort(),
                 "FRESHET_SECURITY_ADMIN_KEY",
                 apiToken())),
+        new Service(
+            "push-receiver",
+            s.pushPort(),
+            Map.of(
+                "DATABASE_URL",
+                db,
+                // the demo hub (the demo web, on loopback) calls back here
+                "FRESHET_PUSH_PUBLIC_BASE_URL",
+                "http://127.0.0.1:" + s.pushPort(),
+                "FRESHET_PUSH_SECRET_KEY",
+                secret("push-secret-key"),
+                "FRESHET_PUSH_ALLOW_PRIVATE_HUBS",
+                "true",
+                "FRESHET_PUSH_ROUND_INTERVAL",
+                "2s",
+                // The demo replays a trace day a wall minute, and the receiver's coalescing is
+                // leading-edge: a notification within the window of the last one asks for no fetch
+                // at all, so even 1 s (24 trace minutes) loses a busy feed's next item until the
+                // safety net. Off for the demo: the scheduler absorbs bursts (a fetch-now during a
+                // fetch makes one more fetch after it, not one per notification).
+                "FRESHET_PUSH_COALESCE_WINDOW",
+                "0s")),
         new Service(
             "fetch-worker",
             s.workerPort(),

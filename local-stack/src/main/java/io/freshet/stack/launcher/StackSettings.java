@@ -18,6 +18,7 @@ import java.util.Map;
  * @param sinkPort content-sink ({@code FRESHET_SINK_PORT}, 18082)
  * @param statsPort stats-aggregator ({@code FRESHET_STATS_PORT}, 18083)
  * @param workerPort fetch-worker ({@code FRESHET_WORKER_PORT}, 18084)
+ * @param pushPort push-receiver, the demo hub's callbacks ({@code FRESHET_PUSH_PORT}, 18085)
  * @param demoSources demo sources registered ({@code FRESHET_DEMO_SOURCES}, 1000)
  * @param demoScale trace seconds per wall second ({@code FRESHET_DEMO_SCALE}, 240: four trace hours
  *     per wall minute; the scheduler's cadence runs on the same clock)
@@ -36,6 +37,7 @@ public record StackSettings(
     int sinkPort,
     int statsPort,
     int workerPort,
+    int pushPort,
     int demoSources,
     double demoScale,
     long minFreeDiskMb) {
@@ -57,6 +59,7 @@ public record StackSettings(
         port(env, "FRESHET_SINK_PORT", 18082),
         port(env, "FRESHET_STATS_PORT", 18083),
         port(env, "FRESHET_WORKER_PORT", 18084),
+        port(env, "FRESHET_PUSH_PORT", 18085),
         Integer.parseInt(env.getOrDefault("FRESHET_DEMO_SOURCES", "1000")),
         Double.parseDouble(env.getOrDefault("FRESHET_DEMO_SCALE", "1440")),
         Long.parseLong(env.getOrDefault("FRESHET_MIN_FREE_DISK_MB", "2048")));

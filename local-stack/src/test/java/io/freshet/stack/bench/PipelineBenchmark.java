@@ -202,6 +202,7 @@ public final class PipelineBenchmark {
             freePort(),
             freePort(),
             freePort(),
+            freePort(),
             o.sources(),
             1440,
             0);

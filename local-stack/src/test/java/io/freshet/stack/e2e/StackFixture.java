@@ -111,6 +111,20 @@ final class StackFixture implements AutoCloseable {
   }
 
   /**
+   * As {@link #start(String, int, DemoWebSettings, int)} with variables for every service on top of
+   * the fixture's (e.g. the scheduler's cadence clock on the demo web's).
+   */
+  static StackFixture start(
+      String name,
+      int sources,
+      DemoWebSettings webSettings,
+      int kafkaNodes,
+      Map<String, String> serviceEnv)
+      throws Exception {
+    return start(name, sources, webSettings, kafkaNodes, List.of(), serviceEnv);
+  }
+
+  /**
    * As {@link #start(String, int, DemoWebSettings, int)}, running {@code setupSql} on database
    * {@code freshet} (as postgres) once the infrastructure is up, and giving every service {@code
    * serviceEnv} over the defaults (e.g. a database role of the test's own, with a password that can
@@ -133,6 +147,7 @@ final class StackFixture implements AutoCloseable {
         new StackSettings(
             projectDir,
             home,
+            freePort(),
             freePort(),
             freePort(),
             freePort(),

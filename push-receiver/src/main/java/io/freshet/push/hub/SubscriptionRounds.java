@@ -1,6 +1,7 @@
 package io.freshet.push.hub;
 
 import io.freshet.push.config.PushProperties;
+import io.freshet.push.events.SubscriptionEvents;
 import io.freshet.push.store.SubscriptionStore;
 import io.freshet.push.websub.HubRequest;
 import io.freshet.push.websub.Intent;
@@ -46,6 +47,7 @@ public class SubscriptionRounds {
   private final Clock clock;
   private final DataSource dataSource;
   private final MeterRegistry meters;
+  private final SubscriptionEvents events;
   private final Map<SubscriptionState, AtomicLong> byState = new EnumMap<>(SubscriptionState.class);
 
   public SubscriptionRounds(
@@ -55,8 +57,10 @@ public class SubscriptionRounds {
       PushProperties props,
       Clock clock,
       DataSource dataSource,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      SubscriptionEvents events) {
     this.store = store;
+    this.events = events;
     this.plan = plan;
     this.tokens = tokens;
     this.props = props;
@@ -120,6 +124,14 @@ public class SubscriptionRounds {
       if (!step.next().equals(s) && !store.transition(s, step.next(), clock.instant())) {
         continue; // changed since it was read (a hub verified meanwhile): the next round decides
       }
+      if (s.state().receives() && !step.next().state().receives()) {
+        // Lapsed, or no longer wanted: the scheduler stops relying on push for this source.
+        events.ended(
+            step.next(),
+            step.next().state() == SubscriptionState.UNSUBSCRIBING
+                ? SubscriptionEvents.Ended.UNSUBSCRIBED
+                : SubscriptionEvents.Ended.EXPIRED);
+      }
       if (step.send() == null) {
         continue;
       }
@@ -151,6 +163,9 @@ public class SubscriptionRounds {
                 ? step.next().unsubscribed()
                 : step.next().denied("hub address not allowed"),
             clock.instant());
+        if (step.send() != Intent.UNSUBSCRIBE) {
+          events.ended(step.next(), SubscriptionEvents.Ended.DENIED);
+        }
       }
     }
     store.countByState().forEach((state, n) -> byState.get(state).set(n));

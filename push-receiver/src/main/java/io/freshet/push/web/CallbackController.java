@@ -1,6 +1,7 @@
 package io.freshet.push.web;
 
 import io.freshet.push.config.PushProperties;
+import io.freshet.push.events.SubscriptionEvents;
 import io.freshet.push.store.SubscriptionStore;
 import io.freshet.push.websub.Coalescer;
 import io.freshet.push.websub.HubRateLimit;
@@ -62,6 +63,7 @@ class CallbackController {
   private final PushProperties props;
   private final Clock clock;
   private final MeterRegistry meters;
+  private final SubscriptionEvents events;
   private final Set<String> loggedRejections = ConcurrentHashMap.newKeySet();
 
   CallbackController(
@@ -73,8 +75,10 @@ class CallbackController {
       FreshetTopics topics,
       PushProperties props,
       Clock clock,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      SubscriptionEvents events) {
     this.store = store;
+    this.events = events;
     this.verification = verification;
     this.coalescer = coalescer;
     this.rateLimit = rateLimit;
@@ -108,6 +112,11 @@ class CallbackController {
           yield ResponseEntity.notFound().build();
         }
         verified("echoed_" + query.get("hub.mode"));
+        if (echo.next().state() == SubscriptionState.ACTIVE) {
+          // Live until the granted lease ends (an unsubscription already told the scheduler
+          // push ended when the round sent it).
+          events.live(echo.next());
+        }
         log.info(
             "hub {} verified {} of source {}: {}",
             echo.next().hub(),
@@ -122,6 +131,7 @@ class CallbackController {
       case Verification.Answer.Denied denied -> {
         store.save(denied.next(), clock.instant()); // a denial stands whatever the round did
         verified("denied");
+        events.ended(denied.next(), SubscriptionEvents.Ended.DENIED);
         log.warn(
             "hub {} denied the subscription of source {} to {}: {}",
             denied.next().hub(),

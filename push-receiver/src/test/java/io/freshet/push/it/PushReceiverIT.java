@@ -8,6 +8,7 @@ import io.freshet.schemas.avro.Connector;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.schemas.avro.PushEventKind;
 import io.freshet.schemas.avro.PushReceived;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.testsupport.Infrastructure;
@@ -353,8 +354,13 @@ class PushReceiverIT {
     assertThat(post(callback, body, Signature.sign("sha384", secret, body)).statusCode())
         .isEqualTo(202);
     assertThat(notifications("coalesced")).isEqualTo(coalesced + 1);
-    var events = pushed(source, Duration.ofSeconds(4));
+    var all = pushed(source, Duration.ofSeconds(4));
+    var events = all.stream().filter(e -> e.getKind() == PushEventKind.notification).toList();
     assertThat(events).hasSize(1);
+    // The verification told the scheduler the subscription is live, until the lease the hub gave.
+    assertThat(all.getFirst().getKind()).isEqualTo(PushEventKind.subscription_live);
+    assertThat(all.getFirst().getLeaseExpiresAt())
+        .isBetween(Instant.now().plusSeconds(590), Instant.now().plusSeconds(600));
     assertThat(events.getFirst().getTenantId()).isEqualTo("tenant-a");
     assertThat(events.getFirst().getHub()).isEqualTo(hub.url("/hub").toString());
     assertThat(
@@ -391,6 +397,10 @@ class PushReceiverIT {
     assertThat(state(source)).isEqualTo("UNSUBSCRIBED");
     assertThat(post(callback, body, Signature.sign("sha256", secret, body)).statusCode())
         .isEqualTo(410);
+    // The scheduler heard that push ended when the unsubscription was sent.
+    var last = pushed(source, Duration.ofSeconds(3)).getLast();
+    assertThat(last.getKind()).isEqualTo(PushEventKind.subscription_ended);
+    assertThat(last.getReason()).isEqualTo("unsubscribed");
   }
 
   @Test
@@ -478,6 +488,9 @@ class PushReceiverIT {
             Map.of("hub.mode", "denied", "hub.topic", topic, "hub.reason", "not on this hub"));
     assertThat(denied.statusCode()).isEqualTo(200);
     assertThat(state(source)).isEqualTo("DENIED");
+    var ended = pushed(source, Duration.ofSeconds(3)).getLast();
+    assertThat(ended.getKind()).isEqualTo(PushEventKind.subscription_ended);
+    assertThat(ended.getReason()).isEqualTo("denied");
     Thread.sleep(2500); // past verify-timeout
     rounds.round();
     assertThat(hub.requests("subscribe", topic)).hasSize(1);

@@ -3,6 +3,7 @@ package io.freshet.scheduler.outcomes;
 import io.freshet.scheduler.config.SchedulerProperties;
 import io.freshet.scheduler.schedule.NextDue;
 import io.freshet.scheduler.schedule.OutcomeRules;
+import io.freshet.scheduler.schedule.PushRules;
 import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.freshet.scheduler.schedule.ServerRules;
 import io.freshet.schemas.avro.FetchCompleted;
@@ -36,6 +37,7 @@ public class OutcomeApplier {
   private final Clock clock;
   private final ServerRules rules;
   private final MeterRegistry meters;
+  private final PushRules push;
 
   OutcomeApplier(
       ScheduleRepository schedule,
@@ -43,6 +45,7 @@ public class OutcomeApplier {
       TransactionTemplate tx,
       Clock clock,
       SchedulerProperties props,
+      PushRules push,
       MeterRegistry meters) {
     this.schedule = schedule;
     this.nextDue = nextDue;
@@ -50,6 +53,7 @@ public class OutcomeApplier {
     this.clock = clock;
     this.rules = props.web().rules();
     this.meters = meters;
+    this.push = push;
   }
 
   /**
@@ -62,22 +66,35 @@ public class OutcomeApplier {
     if (applied.apply() != null) {
       count(event, applied.apply()); // after the commit: a rolled-back attempt counts nothing
     }
+    if (applied.push() instanceof PushRules.Relaxed relaxed && relaxed.saved()) {
+      meters.counter("freshet.scheduler.push.polls.relaxed").increment();
+    } else if (applied.push() instanceof PushRules.Returned returned) {
+      meters.counter("freshet.scheduler.push.returned", "reason", returned.reason()).increment();
+    }
     return applied.result();
   }
 
-  private record Applied(Result result, OutcomeRules.Apply apply) {}
+  private record Applied(Result result, OutcomeRules.Apply apply, PushRules.Verdict push) {}
 
   private Applied applyLocked(UUID id, FetchCompleted event) {
     var found = schedule.lock(id);
     if (found.isEmpty()) {
-      return new Applied(Result.UNKNOWN_SOURCE, null);
+      return new Applied(Result.UNKNOWN_SOURCE, null, null);
     }
     Instant now = clock.instant();
     return switch (OutcomeRules.decide(found.get(), event, now, nextDue::afterOutcome, rules)) {
-      case OutcomeRules.Stale stale -> new Applied(Result.STALE, null);
-      case OutcomeRules.Apply apply -> {
+      case OutcomeRules.Stale stale -> new Applied(Result.STALE, null, null);
+      case OutcomeRules.Apply decided -> {
+        // While push is live, a successful poll is only a safety net (ADR 0015).
+        PushRules.Verdict verdict =
+            push.afterOutcome(found.get(), schedule.pushState(id), event, decided, now);
+        OutcomeRules.Apply apply =
+            verdict instanceof PushRules.Relaxed relaxed ? relaxed.apply() : decided;
         schedule.applyOutcome(id, apply, now);
-        yield new Applied(Result.APPLIED, apply);
+        if (verdict instanceof PushRules.Returned) {
+          schedule.clearPushLive(id, now);
+        }
+        yield new Applied(Result.APPLIED, apply, verdict);
       }
     };
   }

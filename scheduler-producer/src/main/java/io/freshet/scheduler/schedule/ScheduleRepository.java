@@ -141,6 +141,17 @@ public class ScheduleRepository {
       RETURNING next_due_at, lease_until, lease_until IS NOT NULL AND lease_until > :now
       """;
 
+  private static final String PUSH_STATE =
+      "SELECT push_live_until, push_received_at FROM scheduler.sources WHERE id = :id";
+
+  // A subscription event no later than the last one applied matches no row (redelivery, replays).
+  private static final String PUSH_SUBSCRIPTION =
+      """
+      UPDATE scheduler.sources SET push_live_until = :liveUntil, push_state_at = :at,
+          updated_at = :now
+      WHERE id = :id AND (push_state_at IS NULL OR push_state_at < :at)
+      """;
+
   // Older stats than the stored ones (redelivery, compaction replays) match no row: the check is in
   // the statement, so two deliveries racing cannot store the older one last.
   private static final String STORE_STATS =
@@ -311,6 +322,44 @@ public class ScheduleRepository {
                     ScheduleRow.instant(rs, "lease_until"),
                     rs.getBoolean(3)))
         .optional();
+  }
+
+  /** What the row says of push ({@link PushRules}); none for an unknown source. */
+  public PushRules.PushState pushState(UUID id) {
+    return jdbc.sql(PUSH_STATE)
+        .param("id", id)
+        .query(
+            (rs, n) ->
+                new PushRules.PushState(
+                    ScheduleRow.instant(rs, "push_live_until"),
+                    ScheduleRow.instant(rs, "push_received_at")))
+        .optional()
+        .orElse(PushRules.PushState.NONE);
+  }
+
+  /**
+   * Stores a subscription event of the push receiver: live until {@code liveUntil}, or ended
+   * (null). An event no later than the last one applied changes nothing.
+   *
+   * @return whether it was stored
+   */
+  public boolean storePushSubscription(UUID id, Instant liveUntil, Instant at, Instant now) {
+    return jdbc.sql(PUSH_SUBSCRIPTION)
+            .param("liveUntil", ts(liveUntil))
+            .param("at", ts(at))
+            .param("now", ts(now))
+            .param("id", id)
+            .update()
+        > 0;
+  }
+
+  /** Push no longer counts for this source (its lease ended, or a poll found unannounced items). */
+  public void clearPushLive(UUID id, Instant now) {
+    jdbc.sql(
+            "UPDATE scheduler.sources SET push_live_until = NULL, updated_at = :now WHERE id = :id")
+        .param("now", ts(now))
+        .param("id", id)
+        .update();
   }
 
   /**

@@ -3,6 +3,11 @@ package io.freshet.scheduler.outcomes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.scheduler.testing.SchedulerItSupport;
+import io.freshet.scheduler.testing.TestEvents;
+import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.schemas.avro.ItemDigest;
+import io.freshet.schemas.avro.ItemNovelty;
+import io.freshet.schemas.avro.PushEventKind;
 import io.freshet.schemas.avro.PushReceived;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.testsupport.Infrastructure;
@@ -10,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -28,16 +34,40 @@ import org.springframework.beans.factory.annotation.Autowired;
 class PushReceivedIT extends SchedulerItSupport {
 
   @Autowired MeterRegistry meters;
+  @Autowired OutcomeApplier applier;
+
+  private static final String HOURLY = "{\"cadence\":{\"mode\":\"interval\",\"every_minutes\":60}}";
 
   private void publish(UUID source, Instant receivedAt) throws Exception {
-    var event =
+    publish(
+        source,
         PushReceived.newBuilder()
             .setSourceId(source.toString())
             .setTenantId(tenant)
             .setSubscriptionId(UUID.randomUUID().toString())
             .setReceivedAt(receivedAt)
             .setHub("https://hub.example/")
-            .build();
+            .build());
+  }
+
+  private void publishSubscription(
+      UUID source, PushEventKind kind, Instant at, Instant leaseEnd, String reason)
+      throws Exception {
+    publish(
+        source,
+        PushReceived.newBuilder()
+            .setSourceId(source.toString())
+            .setTenantId(tenant)
+            .setSubscriptionId(UUID.randomUUID().toString())
+            .setReceivedAt(at)
+            .setHub("https://hub.example/")
+            .setKind(kind)
+            .setLeaseExpiresAt(leaseEnd)
+            .setReason(reason)
+            .build());
+  }
+
+  private void publish(UUID source, PushReceived event) throws Exception {
     var props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
     try (var producer =
@@ -99,5 +129,109 @@ class PushReceivedIT extends SchedulerItSupport {
         .atMost(Duration.ofSeconds(30))
         .until(() -> count("requested") == requested + 2);
     assertThat(instantColumn(id, "next_due_at")).isBeforeOrEqualTo(Instant.now());
+  }
+
+  private double events(String kind, String result) {
+    var c =
+        meters
+            .find("freshet.scheduler.push.subscription.events")
+            .tag("kind", kind)
+            .tag("result", result)
+            .counter();
+    return c == null ? 0 : c.count();
+  }
+
+  private double counter(String name, String... tags) {
+    var c = meters.find(name).tags(tags).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  @Test
+  void aLiveSubscriptionIsStoredOnceAndItsEndBringsTheSourceBackToItsCadence() throws Exception {
+    Instant lastFetch = Instant.now().minus(Duration.ofMinutes(30)).truncatedTo(ChronoUnit.MILLIS);
+    Instant safetyNet = Instant.now().plus(Duration.ofHours(23)).truncatedTo(ChronoUnit.MILLIS);
+    UUID id =
+        source()
+            .config(HOURLY)
+            .cursor("{\"last_fetch_at\":\"" + lastFetch + "\"}")
+            .nextDueAt(safetyNet)
+            .insert();
+    Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    Instant leaseEnd = at.plus(Duration.ofDays(10));
+    double live = events("live", "applied");
+    double ignored = events("live", "ignored");
+    double returned = counter("freshet.scheduler.push.returned", "reason", "denied");
+
+    publishSubscription(id, PushEventKind.subscription_live, at, leaseEnd, null);
+    // A replay of an older event changes nothing.
+    publishSubscription(
+        id, PushEventKind.subscription_live, at.minusSeconds(5), at.plusSeconds(5), null);
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                events("live", "applied") == live + 1 && events("live", "ignored") == ignored + 1);
+    assertThat(instantColumn(id, "push_live_until")).isEqualTo(leaseEnd);
+
+    publishSubscription(id, PushEventKind.subscription_ended, at.plusSeconds(1), null, "denied");
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> counter("freshet.scheduler.push.returned", "reason", "denied") == returned + 1);
+    assertThat(instantColumn(id, "push_live_until")).isNull();
+    // Hourly again: an hour after the last fetch (plus at most 2 min jitter), not the safety net.
+    assertThat(instantColumn(id, "next_due_at")).isBefore(lastFetch.plus(Duration.ofMinutes(63)));
+  }
+
+  @Test
+  void whilePushIsLiveAPollIsOnlyASafetyNetUntilItFindsItemsNoNotificationAnnounced() {
+    Instant lastFetch = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.MILLIS);
+    UUID id =
+        source()
+            .config(HOURLY)
+            .cursor("{\"last_fetch_at\":\"" + lastFetch + "\"}")
+            .claimed(1, Instant.now().plus(Duration.ofMinutes(5)))
+            .insert();
+    Instant leaseEnd = Instant.now().plus(Duration.ofDays(10)).truncatedTo(ChronoUnit.MILLIS);
+    jdbc.sql(
+            "UPDATE scheduler.sources SET push_live_until = :until, push_received_at = now()"
+                + " WHERE id = :id")
+        .param("until", java.sql.Timestamp.from(leaseEnd))
+        .param("id", id)
+        .update();
+    double relaxed = counter("freshet.scheduler.push.polls.relaxed");
+
+    var announced = TestEvents.completed(id, 1, FetchStatus.ok);
+    announced.setItems(List.of(item("a", ItemNovelty.added)));
+    announced.setItemCount(1);
+    applier.apply(announced);
+
+    // 24 h after the fetch (the default safety net), plus at most 2 min of jitter.
+    assertThat(instantColumn(id, "next_due_at"))
+        .isAfter(announced.getFinishedAt().plus(Duration.ofHours(24)).minusSeconds(1))
+        .isBefore(announced.getFinishedAt().plus(Duration.ofHours(24)).plusSeconds(125));
+    assertThat(instantColumn(id, "push_live_until")).isEqualTo(leaseEnd);
+    assertThat(counter("freshet.scheduler.push.polls.relaxed")).isEqualTo(relaxed + 1);
+
+    // The next (safety-net) poll finds an item no notification announced since the last fetch.
+    jdbc.sql(
+            "UPDATE scheduler.sources SET epoch = 2, lease_until = now() + interval '5 minutes' WHERE id = :id")
+        .param("id", id)
+        .update();
+    double unannounced = counter("freshet.scheduler.push.returned", "reason", "unannounced");
+    var surprise = TestEvents.completed(id, 2, FetchStatus.ok);
+    surprise.setItems(List.of(item("a", ItemNovelty.seen), item("b", ItemNovelty.added)));
+    surprise.setItemCount(1);
+    applier.apply(surprise);
+
+    assertThat(instantColumn(id, "push_live_until")).isNull();
+    assertThat(instantColumn(id, "next_due_at"))
+        .isBefore(surprise.getFinishedAt().plus(Duration.ofMinutes(63)));
+    assertThat(counter("freshet.scheduler.push.returned", "reason", "unannounced"))
+        .isEqualTo(unannounced + 1);
+  }
+
+  private static ItemDigest item(String id, ItemNovelty novelty) {
+    return ItemDigest.newBuilder().setItemId(id).setContentHash(id).setNovelty(novelty).build();
   }
 }

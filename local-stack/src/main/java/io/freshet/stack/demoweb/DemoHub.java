@@ -1,0 +1,400 @@
+package io.freshet.stack.demoweb;
+
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The demo web as a WebSub hub (W3C WebSub, the hub's side) for a share of its feeds: a feed that
+ * pushes announces {@code Link: <…/_hub…>; rel="hub"}; the hub accepts {@code hub.mode=subscribe}
+ * and {@code unsubscribe} (202), verifies the intent against the callback ({@code hub.challenge}
+ * must come back), and when the feed's timeline publishes, POSTs the feed's document to every
+ * verified, unexpired subscriber, signed {@code X-Hub-Signature: sha256=<hex HMAC of the body>}
+ * with the subscriber's {@code hub.secret}.
+ *
+ * <p>Misbehaving variants, each at its own path, for a few push feeds ({@link Variant}): a hub that
+ * denies every subscription, one that never verifies, one that signs with the wrong key.
+ */
+public final class DemoHub implements AutoCloseable {
+
+  /** Out of every 100 feeds (RSS, Atom, JSON Feed on a well-behaved host), how many push. */
+  public static final int PUSH_PERCENT = 40;
+
+  /** How a hub behaves; each answers at its own path. */
+  public enum Variant {
+    /** Verifies, delivers, signs correctly. */
+    GOOD("/_hub"),
+    /** Answers every subscription with {@code hub.mode=denied}. */
+    DENIES("/_hub/denies"),
+    /** Accepts requests (202) and never verifies them. */
+    SILENT("/_hub/silent"),
+    /** Verifies, delivers, but signs with another key than the subscriber's secret. */
+    BAD_SIGNATURE("/_hub/bad-signature");
+
+    private final String path;
+
+    Variant(String path) {
+      this.path = path;
+    }
+
+    public String path() {
+      return path;
+    }
+
+    static Variant ofPath(String path) {
+      for (Variant v : values()) {
+        if (v.path.equals(path)) {
+          return v;
+        }
+      }
+      return null;
+    }
+  }
+
+  /**
+   * The hub a source announces, or null when it does not push: {@link #PUSH_PERCENT} % of the feeds
+   * on well-behaved hosts, chosen by a stable hash of the id; of those, one in ten each announces a
+   * denying, a silent and a wrongly signing hub.
+   */
+  public static Variant variantOf(DemoSource s) {
+    if (s.behaviour() != Behaviour.NORMAL
+        || !(s.kind() == Kind.RSS || s.kind() == Kind.ATOM || s.kind() == Kind.JSON_FEED)) {
+      return null;
+    }
+    int h = Math.floorMod(s.id().hashCode() * 0x9E3779B1, 1000);
+    if (h >= PUSH_PERCENT * 10) {
+      return null;
+    }
+    return switch (h % 10) {
+      case 0 -> Variant.DENIES;
+      case 1 -> Variant.SILENT;
+      case 3 -> Variant.BAD_SIGNATURE; // 3: PushEndToEndIT's 60 sources then hold every variant
+      default -> Variant.GOOD;
+    };
+  }
+
+  /** One verified subscription. */
+  record Subscription(
+      DemoSource source, String topic, URI callback, String secret, Instant leaseEnd, int seen) {}
+
+  private final ScaledClock clock;
+  private final Function<String, DemoSource> sourceOfTopic;
+  private final Function<DemoSource, String> document;
+  private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
+  private final ScheduledExecutorService ticker =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "demo-hub");
+            t.setDaemon(true);
+            return t;
+          });
+  private final SecureRandom random = new SecureRandom();
+  private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+
+  /**
+   * @param sourceOfTopic the push-enabled demo source a topic URL names, or null
+   * @param document the feed document of a source as it is now
+   */
+  DemoHub(
+      ScaledClock clock,
+      Function<String, DemoSource> sourceOfTopic,
+      Function<DemoSource, String> document,
+      Duration tick) {
+    this.clock = clock;
+    this.sourceOfTopic = sourceOfTopic;
+    this.document = document;
+    ticker.scheduleWithFixedDelay(
+        this::deliverSafely, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Counters: requests, verifications, denials, deliveries and their answers, by name. */
+  public Map<String, Integer> counts() {
+    Map<String, Integer> out = new HashMap<>();
+    counts.forEach((k, v) -> out.put(k, v.get()));
+    return out;
+  }
+
+  /** Verified subscriptions now. */
+  public int subscriptions() {
+    return subscriptions.size();
+  }
+
+  private void count(String name) {
+    counts.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  /** A request to {@code /_hub…}: subscribe or unsubscribe (form-encoded POST). */
+  void handle(HttpExchange ex, String path) throws IOException {
+    Variant variant = Variant.ofPath(path);
+    if (variant == null || !"POST".equals(ex.getRequestMethod())) {
+      DemoWeb.send(ex, variant == null ? 404 : 405, "text/plain", "a WebSub hub: POST a form\n");
+      return;
+    }
+    Map<String, String> form =
+        form(new String(ex.getRequestBody().readNBytes(64 * 1024), StandardCharsets.UTF_8));
+    String mode = form.get("hub.mode");
+    String topic = form.get("hub.topic");
+    String callback = form.get("hub.callback");
+    DemoSource source = topic == null ? null : sourceOfTopic.apply(topic);
+    URI callbackUri = callbackUri(callback);
+    if (!("subscribe".equals(mode) || "unsubscribe".equals(mode))
+        || source == null
+        || variantOf(source) != variant
+        || callbackUri == null) {
+      count("requests.refused");
+      DemoWeb.send(ex, 400, "text/plain", "bad request: mode, a topic of this hub, a callback\n");
+      return;
+    }
+    count("requests." + mode);
+    DemoWeb.send(ex, 202, "text/plain", "");
+    String secret = form.get("hub.secret");
+    long lease = leaseSeconds(form.get("hub.lease_seconds"));
+    requests.submit(() -> verify(variant, mode, source, topic, callbackUri, secret, lease));
+  }
+
+  private void verify(
+      Variant variant,
+      String mode,
+      DemoSource source,
+      String topic,
+      URI callback,
+      String secret,
+      long lease) {
+    String key = callback + " " + topic;
+    try {
+      switch (variant) {
+        case SILENT -> {
+          count("verifications.never");
+          return;
+        }
+        case DENIES -> {
+          get(
+              callback,
+              Map.of(
+                  "hub.mode", "denied", "hub.topic", topic, "hub.reason", "this hub denies all"));
+          subscriptions.remove(key);
+          count("denials");
+          return;
+        }
+        default -> {}
+      }
+      String challenge = HexFormat.of().formatHex(bytes(16));
+      Map<String, String> query = new HashMap<>();
+      query.put("hub.mode", mode);
+      query.put("hub.topic", topic);
+      query.put("hub.challenge", challenge);
+      if (mode.equals("subscribe")) {
+        query.put("hub.lease_seconds", Long.toString(lease));
+      }
+      HttpResponse<String> answer = get(callback, query);
+      boolean confirmed = answer.statusCode() / 100 == 2 && challenge.equals(answer.body());
+      count("verifications." + mode + (confirmed ? ".confirmed" : ".refused"));
+      if (!confirmed) {
+        return;
+      }
+      if (mode.equals("unsubscribe")) {
+        subscriptions.remove(key);
+        return;
+      }
+      String signingKey =
+          secret == null ? null : variant == Variant.BAD_SIGNATURE ? "not-" + secret : secret;
+      int seen = source.publishedCount(clock.traceNow());
+      subscriptions.put(
+          key,
+          new Subscription(
+              source, topic, callback, signingKey, clock.wallNow().plusSeconds(lease), seen));
+    } catch (IOException e) {
+      count("verifications.failed");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void deliverSafely() {
+    try {
+      deliver();
+    } catch (RuntimeException e) {
+      count("deliveries.error");
+    }
+  }
+
+  /** Notifies every subscriber whose feed published since its last notification. */
+  void deliver() {
+    long traceNow = clock.traceNow();
+    Instant now = clock.wallNow();
+    for (var entry : subscriptions.entrySet()) {
+      Subscription s = entry.getValue();
+      if (!s.leaseEnd().isAfter(now)) {
+        subscriptions.remove(entry.getKey(), s);
+        count("leases.ended");
+        continue;
+      }
+      int published = s.source().publishedCount(traceNow);
+      if (published <= s.seen()) {
+        continue;
+      }
+      subscriptions.replace(
+          entry.getKey(),
+          s,
+          new Subscription(
+              s.source(), s.topic(), s.callback(), s.secret(), s.leaseEnd(), published));
+      requests.submit(() -> notify(s));
+    }
+  }
+
+  private void notify(Subscription s) {
+    byte[] body = document.apply(s.source()).getBytes(StandardCharsets.UTF_8);
+    var request =
+        HttpRequest.newBuilder(s.callback())
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", s.source().kind().contentType())
+            .header(
+                "Link",
+                "<" + s.topic() + ">; rel=\"self\", <" + hubUrlOf(s.topic()) + ">; rel=\"hub\"")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (s.secret() != null) {
+      request.header("X-Hub-Signature", "sha256=" + hmacSha256(s.secret(), body));
+    }
+    try {
+      int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+      count("deliveries." + status);
+      if (status == 410) {
+        subscriptions.remove(s.callback() + " " + s.topic());
+      }
+    } catch (IOException e) {
+      count("deliveries.failed");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private String hubUrlOf(String topic) {
+    URI t = URI.create(topic);
+    DemoSource s = sourceOfTopic.apply(topic);
+    Variant v = s == null ? Variant.GOOD : variantOf(s);
+    return t.getScheme() + "://" + t.getAuthority() + (v == null ? Variant.GOOD : v).path();
+  }
+
+  /** {@code sha256} HMAC of {@code body} under {@code secret}, lower-case hex. */
+  static String hmacSha256(String secret, byte[] body) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return HexFormat.of().formatHex(mac.doFinal(body));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private HttpResponse<String> get(URI callback, Map<String, String> query)
+      throws IOException, InterruptedException {
+    StringBuilder q = new StringBuilder();
+    for (var e : query.entrySet()) {
+      q.append(q.isEmpty() ? "" : "&")
+          .append(enc(e.getKey()))
+          .append('=')
+          .append(enc(e.getValue()));
+    }
+    String sep = callback.getRawQuery() == null ? "?" : "&";
+    return http.send(
+        HttpRequest.newBuilder(URI.create(callback + sep + q))
+            .timeout(Duration.ofSeconds(10))
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A callback the demo hub calls: http(s) on a loopback address (the demo web's own rule). */
+  private static URI callbackUri(String callback) {
+    if (callback == null) {
+      return null;
+    }
+    try {
+      URI uri = URI.create(callback);
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          || uri.getHost() == null) {
+        return null;
+      }
+      return uri;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static long leaseSeconds(String asked) {
+    try {
+      long v = asked == null ? 86_400 : Long.parseLong(asked);
+      return Math.clamp(v, 60, 864_000);
+    } catch (NumberFormatException e) {
+      return 86_400;
+    }
+  }
+
+  static Map<String, String> form(String body) {
+    Map<String, String> out = new HashMap<>();
+    for (String pair : body.split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        out.put(
+            URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  private byte[] bytes(int n) {
+    byte[] b = new byte[n];
+    random.nextBytes(b);
+    return b;
+  }
+
+  /** The demo sources that push, with the hub each announces. */
+  public static Map<DemoSource, Variant> pushing(List<DemoSource> sources) {
+    Map<DemoSource, Variant> out = new HashMap<>();
+    for (DemoSource s : sources) {
+      Variant v = variantOf(s);
+      if (v != null) {
+        out.put(s, v);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    ticker.shutdownNow();
+    requests.shutdownNow();
+    http.close();
+  }
+}
