@@ -90,14 +90,7 @@ public final class Services implements AutoCloseable {
                 "FRESHET_PUSH_ALLOW_PRIVATE_HUBS",
                 "true",
                 "FRESHET_PUSH_ROUND_INTERVAL",
-                "2s",
-                // The demo replays a trace day a wall minute, and the receiver's coalescing is
-                // leading-edge: a notification within the window of the last one asks for no fetch
-                // at all, so even 1 s (24 trace minutes) loses a busy feed's next item until the
-                // safety net. Off for the demo: the scheduler absorbs bursts (a fetch-now during a
-                // fetch makes one more fetch after it, not one per notification).
-                "FRESHET_PUSH_COALESCE_WINDOW",
-                "0s")),
+                "2s")),
         new Service(
             "fetch-worker",
             s.workerPort(),

@@ -25,8 +25,9 @@ import org.springframework.util.unit.DataSize;
  * @param allowPrivateHubs whether hubs on loopback, private or link-local addresses may be
  *     contacted (tests and local demos only)
  * @param maxBodySize the largest notification body read; 413 beyond
- * @param coalesceWindow notifications for one source within this of an accepted one cause no
- *     further fetch
+ * @param coalesceWindow a notification for a source whose body is the same as the last accepted
+ *     one's, within this of it, causes no further fetch (a replay, a repeated delivery); one with
+ *     another body always does ({@code Coalescer})
  * @param hubRate notifications per second each hub host may send (sustained)
  * @param hubBurst notifications a hub host may send at once
  * @param listenerConcurrency consumers per listener in this instance

@@ -191,7 +191,7 @@ class CallbackController {
       return dropped("signature_" + result.tag(), HttpStatus.ACCEPTED);
     }
     store.notified(s.id(), now);
-    if (!coalescer.admit(s.sourceId())) {
+    if (!coalescer.admit(s.sourceId(), body)) {
       return dropped("coalesced", HttpStatus.ACCEPTED);
     }
     var event =

@@ -358,25 +358,34 @@ class WebSubSubscriberTest {
   }
 
   @Test
-  void notificationsForOneSourceWithinTheWindowCoalesceAndAReplayIsAbsorbed() {
+  void aReplayWithinTheWindowIsAbsorbedButANewBodyAlwaysAsksForAFetch() {
     var coalescer = new Coalescer(clock, Duration.ofSeconds(30), 1000);
-    assertThat(coalescer.admit("a")).isTrue();
-    assertThat(coalescer.admit("a")).as("replayed at once").isFalse();
-    assertThat(coalescer.admit("b")).as("another source").isTrue();
+    byte[] first = "<feed>1</feed>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] second = "<feed>1 2</feed>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(coalescer.admit("a", first)).isTrue();
+    assertThat(coalescer.admit("a", first)).as("replayed at once").isFalse();
+    assertThat(coalescer.admit("b", first)).as("another source").isTrue();
+    clock.advance(Duration.ofSeconds(5));
+    // a second item announced 5 s after the first: the first fetch may have run already
+    assertThat(coalescer.admit("a", second)).as("a new body").isTrue();
+    assertThat(coalescer.admit("a", second)).isFalse();
     clock.advance(Duration.ofSeconds(29));
-    assertThat(coalescer.admit("a")).isFalse();
+    assertThat(coalescer.admit("a", second)).isFalse();
     clock.advance(Duration.ofSeconds(1));
-    assertThat(coalescer.admit("a")).isTrue();
+    assertThat(coalescer.admit("a", second)).as("past the window").isTrue();
+    assertThat(coalescer.admit("a", new byte[0])).as("a thin ping").isTrue();
+    assertThat(coalescer.admit("a", new byte[0])).as("every thin ping").isTrue();
   }
 
   @Test
   void theCoalescerForgetsTheLeastRecentSourcesBeyondItsCapacity() {
     var coalescer = new Coalescer(clock, Duration.ofMinutes(1), 2);
-    coalescer.admit("a");
-    coalescer.admit("b");
-    coalescer.admit("c");
-    assertThat(coalescer.admit("a")).as("forgotten: lets one more fetch through").isTrue();
-    assertThat(coalescer.admit("c")).isFalse();
+    byte[] body = {1};
+    coalescer.admit("a", body);
+    coalescer.admit("b", body);
+    coalescer.admit("c", body);
+    assertThat(coalescer.admit("a", body)).as("forgotten: lets one more fetch through").isTrue();
+    assertThat(coalescer.admit("c", body)).isFalse();
   }
 
   @Test
