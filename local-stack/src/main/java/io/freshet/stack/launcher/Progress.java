@@ -29,6 +29,7 @@ public final class Progress {
   static final String SCHEDULER = "scheduler-producer";
   static final String WORKER = "fetch-worker";
   static final String SINK = "content-sink";
+  static final String PUSH = "push-receiver";
 
   private static final long[] LIMITS = {15 * 60, 3_600, 6 * 3_600, 24 * 3_600};
   private static final String[] NAMES = {"15m", "1h", "6h", "24h"};
@@ -57,6 +58,7 @@ public final class Progress {
     scrape(now, unreachable, SCHEDULER, s.schedulerPort(), key);
     scrape(now, unreachable, WORKER, s.workerPort(), key);
     scrape(now, unreachable, SINK, s.sinkPort(), key);
+    scrape(now, unreachable, PUSH, s.pushPort(), key);
     long nanos = System.nanoTime();
     double seconds = previous == null ? 0 : (nanos - previousNanos) / 1e9;
     Map<String, Object> out = figures(now, previous, seconds, cadenceScale());
@@ -105,6 +107,20 @@ public final class Progress {
         "errors" + per,
         counts(now, before, seconds, WORKER, "freshet_worker_failures_total", "error_kind"));
 
+    if (now.containsKey(PUSH)) {
+      Map<String, Object> push = new LinkedHashMap<>();
+      now.get(PUSH)
+          .by("freshet_push_subscriptions", "state")
+          .forEach(
+              (state, n) -> {
+                if (n > 0) {
+                  push.put("subscriptions_" + state, whole(n));
+                }
+              });
+      counts(now, before, seconds, PUSH, "freshet_push_notifications_total", "result")
+          .forEach((result, n) -> push.put("notifications_" + result + per, n));
+      out.put("push", push);
+    }
     Map<String, Object> failing = new LinkedHashMap<>();
     failing.put("sources", whole(states.getOrDefault("failing", 0.0)));
     failing.put("hosts", whole(scheduler.sum("freshet_scheduler_failing_hosts")));

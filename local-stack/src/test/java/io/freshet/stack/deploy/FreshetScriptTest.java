@@ -22,7 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 class FreshetScriptTest {
 
   private static final List<String> SERVICES =
-      List.of("scheduler-producer", "fetch-worker", "content-sink", "stats-aggregator");
+      List.of(
+          "scheduler-producer",
+          "fetch-worker",
+          "content-sink",
+          "stats-aggregator",
+          "push-receiver");
   private static final Instant SOURCES = Instant.parse("2026-01-01T00:00:00Z");
   private static final Instant BUILT = Instant.parse("2026-01-02T00:00:00Z");
   private static final Instant EDITED = Instant.parse("2026-01-03T00:00:00Z");
@@ -73,7 +78,8 @@ class FreshetScriptTest {
             "scheduler-producer",
             "fetch-worker",
             "content-sink",
-            "stats-aggregator");
+            "stats-aggregator",
+            "push-receiver");
   }
 
   @Test

@@ -110,6 +110,27 @@ class ProgressTest {
     assertThat(figures.get("stored_per_minute"))
         .isEqualTo(Map.of("inserted", 24L, "versions", 0L, "duplicates", 0L));
     assertThat(figures).containsKey("current_intervals").doesNotContainKey("cadence_clock");
+    assertThat(figures).doesNotContainKey("push"); // no push receiver scraped
+  }
+
+  @Test
+  void thePushReceiversSubscriptionsAndNotificationsWhenItRuns() {
+    String push =
+        """
+        freshet_push_subscriptions{state="active"} 107.0
+        freshet_push_subscriptions{state="expired"} 0.0
+        freshet_push_notifications_total{result="accepted"} %s
+        freshet_push_notifications_total{result="coalesced"} 1.0
+        """;
+    var figures =
+        Progress.figures(
+            Map.of(Progress.PUSH, PrometheusText.parse(push.formatted("40.0"))),
+            Map.of(Progress.PUSH, PrometheusText.parse(push.formatted("10.0"))),
+            60,
+            1);
+
+    assertThat(figures.get("push"))
+        .isEqualTo(Map.of("subscriptions_active", 107L, "notifications_accepted_per_minute", 30L));
   }
 
   @Test
