@@ -5,6 +5,7 @@ import io.freshet.scheduler.schedule.NextDue;
 import io.freshet.scheduler.schedule.OutcomeRules;
 import io.freshet.scheduler.schedule.PushRules;
 import io.freshet.scheduler.schedule.ScheduleRepository;
+import io.freshet.scheduler.schedule.ScheduleRow;
 import io.freshet.scheduler.schedule.ServerRules;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
@@ -77,17 +78,17 @@ public class OutcomeApplier {
   private record Applied(Result result, OutcomeRules.Apply apply, PushRules.Verdict push) {}
 
   private Applied applyLocked(UUID id, FetchCompleted event) {
-    var found = schedule.lock(id);
+    var found = schedule.lockWithPush(id);
     if (found.isEmpty()) {
       return new Applied(Result.UNKNOWN_SOURCE, null, null);
     }
+    ScheduleRow row = found.get().row();
     Instant now = clock.instant();
-    return switch (OutcomeRules.decide(found.get(), event, now, nextDue::afterOutcome, rules)) {
+    return switch (OutcomeRules.decide(row, event, now, nextDue::afterOutcome, rules)) {
       case OutcomeRules.Stale stale -> new Applied(Result.STALE, null, null);
       case OutcomeRules.Apply decided -> {
         // While push is live, a successful poll is only a safety net (ADR 0015).
-        PushRules.Verdict verdict =
-            push.afterOutcome(found.get(), schedule.pushState(id), event, decided, now);
+        PushRules.Verdict verdict = push.afterOutcome(row, found.get().push(), event, decided, now);
         OutcomeRules.Apply apply =
             verdict instanceof PushRules.Relaxed relaxed ? relaxed.apply() : decided;
         schedule.applyOutcome(id, apply, now);

@@ -104,12 +104,13 @@ class PushReceivedListener {
    * @return the live mark before (ISO instant, "" for none), or null when the event was not applied
    */
   private String ended(UUID id, Instant at) {
-    ScheduleRow row = schedule.lock(id).orElse(null);
-    if (row == null) {
+    var locked = schedule.lockWithPush(id).orElse(null);
+    if (locked == null) {
       return null;
     }
+    ScheduleRow row = locked.row();
     Instant now = clock.instant();
-    PushRules.PushState before = schedule.pushState(id);
+    PushRules.PushState before = locked.push();
     if (!schedule.storePushSubscription(id, null, at, now)) {
       return null;
     }

@@ -36,6 +36,13 @@ public class ScheduleRepository {
           + " FROM scheduler.sources s JOIN scheduler.tenants t ON t.id = s.tenant_id"
           + " WHERE s.id = :id FOR UPDATE OF s";
 
+  private static final String LOCK_WITH_PUSH =
+      "SELECT "
+          + ScheduleRow.COLUMNS
+          + ", s.push_live_until, s.push_received_at"
+          + " FROM scheduler.sources s JOIN scheduler.tenants t ON t.id = s.tenant_id"
+          + " WHERE s.id = :id FOR UPDATE OF s";
+
   private static final String RETURNING =
       """
       RETURNING s.id, s.tenant_id, s.connector, s.url, s.host, s.config_json::text AS config_json,
@@ -141,9 +148,6 @@ public class ScheduleRepository {
       RETURNING next_due_at, lease_until, lease_until IS NOT NULL AND lease_until > :now
       """;
 
-  private static final String PUSH_STATE =
-      "SELECT push_live_until, push_received_at FROM scheduler.sources WHERE id = :id";
-
   // A subscription event no later than the last one applied matches no row (redelivery, replays).
   private static final String PUSH_SUBSCRIPTION =
       """
@@ -176,6 +180,26 @@ public class ScheduleRepository {
   /** The row, locked until the surrounding transaction ends; empty if the source is gone. */
   public Optional<ScheduleRow> lock(UUID id) {
     return jdbc.sql(LOCK).param("id", id).query(ScheduleRow::map).optional();
+  }
+
+  /** A locked row with what it says of push. */
+  public record Locked(ScheduleRow row, PushRules.PushState push) {}
+
+  /**
+   * The row and what it says of push ({@link PushRules}) in one statement, as every outcome needs
+   * both, locked until the surrounding transaction ends; empty if the source is gone.
+   */
+  public Optional<Locked> lockWithPush(UUID id) {
+    return jdbc.sql(LOCK_WITH_PUSH)
+        .param("id", id)
+        .query(
+            (rs, n) ->
+                new Locked(
+                    ScheduleRow.map(rs, n),
+                    new PushRules.PushState(
+                        ScheduleRow.instant(rs, "push_live_until"),
+                        ScheduleRow.instant(rs, "push_received_at"))))
+        .optional();
   }
 
   /**
@@ -322,19 +346,6 @@ public class ScheduleRepository {
                     ScheduleRow.instant(rs, "lease_until"),
                     rs.getBoolean(3)))
         .optional();
-  }
-
-  /** What the row says of push ({@link PushRules}); none for an unknown source. */
-  public PushRules.PushState pushState(UUID id) {
-    return jdbc.sql(PUSH_STATE)
-        .param("id", id)
-        .query(
-            (rs, n) ->
-                new PushRules.PushState(
-                    ScheduleRow.instant(rs, "push_live_until"),
-                    ScheduleRow.instant(rs, "push_received_at")))
-        .optional()
-        .orElse(PushRules.PushState.NONE);
   }
 
   /**
