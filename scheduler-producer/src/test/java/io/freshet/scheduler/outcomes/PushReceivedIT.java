@@ -194,8 +194,10 @@ class PushReceivedIT extends SchedulerItSupport {
             .insert();
     Instant leaseEnd = Instant.now().plus(Duration.ofDays(10)).truncatedTo(ChronoUnit.MILLIS);
     jdbc.sql(
-            "UPDATE scheduler.sources SET push_live_until = :until, push_received_at = now()"
-                + " WHERE id = :id")
+            // the notification that asked for this fetch, a second before it ended (not within
+            // the event's millisecond: then it would read as arriving after the fetch)
+            "UPDATE scheduler.sources SET push_live_until = :until,"
+                + " push_received_at = now() - interval '1 second' WHERE id = :id")
         .param("until", java.sql.Timestamp.from(leaseEnd))
         .param("id", id)
         .update();
