@@ -18,7 +18,8 @@ import org.springframework.web.bind.annotation.RestController;
  * Retention marks and on-demand cleanup. Marks are writes (a write or admin key) and belong to the
  * tenant they were set for: a tenant key marks and releases only its tenant's content (another
  * tenant's id is a 404 like a missing one), an admin key names the tenant ({@code tenant_id}).
- * Cleanup is an operator's action: admin only ({@code SinkSecurityRules}).
+ * Cleanup is an operator's action: admin only ({@code SinkSecurityRules}). Every mark, release and
+ * cleanup is recorded in the audit log ({@code GET /audit}) in the transaction that makes it.
  */
 @RestController
 class RetentionController {
@@ -84,15 +85,18 @@ class RetentionController {
     validate(request);
     String tenant = caller.requireActingFor(request.tenantId(), "tenant_id");
     return new ReleaseResponse(
-        marks.release(request.contentIds(), request.reason(), request.ref(), tenant));
+        marks.release(
+            request.contentIds(), request.reason(), request.ref(), tenant, caller.keyId()));
   }
 
   @Operation(
       summary = "Run cleanup now: delete expired, unretained content in bounded batches",
-      description = "409 when another sink instance is running cleanup at this moment.")
+      description =
+          "409 when another sink instance is running cleanup at this moment. A run is recorded"
+              + " in the audit log (GET /audit) with what it deleted.")
   @PostMapping("/cleanup")
-  CleanupReport cleanup() {
-    CleanupReport report = cleaner.run();
+  CleanupReport cleanup(@AuthenticationPrincipal KeyPrincipal caller) {
+    CleanupReport report = cleaner.runFor(caller.keyId());
     if (!report.ran()) {
       throw ApiException.conflict("cleanup: another instance is running it; try again later");
     }

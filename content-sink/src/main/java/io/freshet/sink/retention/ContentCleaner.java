@@ -1,6 +1,8 @@
 package io.freshet.sink.retention;
 
 import io.freshet.sink.activity.ActivityLog;
+import io.freshet.sink.audit.AuditAction;
+import io.freshet.sink.audit.AuditLog;
 import io.freshet.sink.config.SinkProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,6 +17,8 @@ import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code cleanup_expired_content} (ADR 0008
@@ -23,6 +27,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * freshet.cleanup.batch-size}, each its own short transaction; then activity-log rows older than
  * {@code freshet.cleanup.activity-retention}. One run at a time across every sink instance: a
  * session advisory lock is tried first, and an instance that does not get it skips its run.
+ *
+ * <p>A run an API key asked for ({@link #runFor}) is recorded in the audit log: its first
+ * transaction writes the record, and every later one brings its counts up to date, so the record
+ * always says what has been deleted, even of a run that failed half way. Scheduled runs have no key
+ * and are not recorded (logs and metrics).
  */
 @Service
 public class ContentCleaner {
@@ -44,6 +53,7 @@ public class ContentCleaner {
   private final JdbcTemplate jdbc;
   private final TransactionTemplate tx;
   private final ActivityLog activity;
+  private final AuditLog audit;
   private final SinkProperties.Cleanup settings;
   private final Clock clock;
   private final Counter deletedRows;
@@ -53,20 +63,37 @@ public class ContentCleaner {
       JdbcTemplate jdbc,
       TransactionTemplate tx,
       ActivityLog activity,
+      AuditLog audit,
       SinkProperties props,
       Clock clock,
       MeterRegistry meters) {
     this.jdbc = jdbc;
     this.tx = tx;
     this.activity = activity;
+    this.audit = audit;
     this.settings = props.cleanup();
     this.clock = clock;
     this.deletedRows = meters.counter("freshet.sink.cleanup.deleted");
     this.deletedActivity = meters.counter("freshet.sink.cleanup.activity.deleted");
   }
 
-  /** Runs cleanup now, unless another instance is running it. */
+  /** Runs cleanup now, unless another instance is running it; not recorded in the audit log. */
   public CleanupReport run() {
+    return run(null);
+  }
+
+  /**
+   * Runs cleanup now for the key {@code keyId}, unless another instance is running it, and records
+   * what it deleted in the audit log (a skipped run deleted nothing and is not recorded).
+   */
+  public CleanupReport runFor(String keyId) {
+    if (keyId == null) {
+      throw new IllegalArgumentException("a recorded cleanup needs the key that asked for it");
+    }
+    return run(keyId);
+  }
+
+  private CleanupReport run(String keyId) {
     CleanupReport report =
         jdbc.execute(
             (ConnectionCallback<CleanupReport>)
@@ -75,7 +102,7 @@ public class ContentCleaner {
                     return CleanupReport.skipped();
                   }
                   try {
-                    return cleanUp(clock.instant());
+                    return cleanUp(clock.instant(), keyId == null ? null : new Trail(keyId));
                   } finally {
                     unlock(lockConnection);
                   }
@@ -97,14 +124,51 @@ public class ContentCleaner {
     return report;
   }
 
-  private CleanupReport cleanUp(Instant now) {
+  /**
+   * A recorded run's audit record: its key, its cut-offs, what it has deleted so far, and the
+   * record's id once its first transaction has written it.
+   */
+  private final class Trail {
+    final String keyId;
+    Instant expiredBefore;
+    Instant activityBefore;
+    long deleted;
+    int batches;
+    long activityDeleted;
+    boolean exhausted;
+    Long recordId;
+
+    Trail(String keyId) {
+      this.keyId = keyId;
+    }
+
+    /** Writes or brings up to date the record: call inside the transaction that did the work. */
+    void note() {
+      ObjectNode changes = JsonNodeFactory.instance.objectNode();
+      changes.put("deleted", deleted);
+      changes.put("batches", batches);
+      changes.put("activity_deleted", activityDeleted);
+      changes.put("exhausted", exhausted);
+      changes.put("expired_before", expiredBefore.toString());
+      changes.put("activity_before", activityBefore.toString());
+      if (recordId == null) {
+        recordId = audit.record(keyId, null, AuditAction.CLEANUP, null, changes);
+      } else {
+        audit.revise(recordId, changes);
+      }
+    }
+  }
+
+  private CleanupReport cleanUp(Instant now, Trail trail) {
     long started = System.nanoTime();
-    long deleted = 0;
-    int batches = 0;
-    boolean exhausted = false;
+    Instant activityBefore = now.minus(settings.activityRetention());
+    // a scheduled run counts here only; a recorded one also in its audit record
+    Trail counts = trail == null ? new Trail("unrecorded") : trail;
+    counts.expiredBefore = now;
+    counts.activityBefore = activityBefore;
     while (true) {
-      if (batches == settings.maxBatches()) {
-        exhausted = true;
+      if (counts.batches == settings.maxBatches()) {
+        counts.exhausted = true;
         break;
       }
       Integer n =
@@ -114,29 +178,43 @@ public class ContentCleaner {
                     "SELECT 1 FROM pg_advisory_xact_lock(?)",
                     Integer.class,
                     ContentLocks.DELETE_VS_MARK);
-                return jdbc.update(DELETE_BATCH, Timestamp.from(now), settings.batchSize());
+                int batch = jdbc.update(DELETE_BATCH, Timestamp.from(now), settings.batchSize());
+                counts.batches++;
+                counts.deleted += batch;
+                if (trail != null) {
+                  trail.note();
+                }
+                return batch;
               });
-      batches++;
-      deleted += n == null ? 0 : n;
       if (n == null || n < settings.batchSize()) {
         break;
       }
     }
-    long activityDeleted = 0;
-    Instant activityBefore = now.minus(settings.activityRetention());
     for (int i = 0; i < settings.maxBatches(); i++) {
-      int n = activity.deleteLoggedBefore(activityBefore, settings.batchSize());
-      activityDeleted += n;
-      if (n < settings.batchSize()) {
+      Integer n =
+          tx.execute(
+              status -> {
+                int batch = activity.deleteLoggedBefore(activityBefore, settings.batchSize());
+                counts.activityDeleted += batch;
+                if (trail != null) {
+                  trail.note();
+                }
+                return batch;
+              });
+      if (n == null || n < settings.batchSize()) {
         break;
       }
     }
+    if (trail != null && trail.recordId == null) {
+      // max-batches 0: nothing ran, but the run asked for is still recorded
+      tx.executeWithoutResult(status -> trail.note());
+    }
     return new CleanupReport(
         true,
-        deleted,
-        batches,
-        activityDeleted,
-        exhausted,
+        counts.deleted,
+        counts.batches,
+        counts.activityDeleted,
+        counts.exhausted,
         (System.nanoTime() - started) / 1_000_000);
   }
 

@@ -1,5 +1,7 @@
 package io.freshet.sink.retention;
 
+import io.freshet.sink.audit.AuditAction;
+import io.freshet.sink.audit.AuditLog;
 import java.sql.Array;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -10,6 +12,8 @@ import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Retention marks ({@code mark_content_retained} of ADR 0008
@@ -21,6 +25,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * can be set only on that tenant's content, and only a request acting for that tenant releases it,
  * naming it by reason and ref. Another tenant's content id is unknown here, exactly like one that
  * does not exist.
+ *
+ * <p>Every mark and release is recorded in the audit log ({@link AuditLog}) in the same
+ * transaction: the key, the tenant, the reason, the ref, the content ids and how many marks it set
+ * or removed.
  */
 @Service
 public class RetentionMarks {
@@ -35,10 +43,12 @@ public class RetentionMarks {
 
   private final JdbcTemplate jdbc;
   private final TransactionTemplate tx;
+  private final AuditLog audit;
 
-  RetentionMarks(JdbcTemplate jdbc, TransactionTemplate tx) {
+  RetentionMarks(JdbcTemplate jdbc, TransactionTemplate tx, AuditLog audit) {
     this.jdbc = jdbc;
     this.tx = tx;
+    this.audit = audit;
   }
 
   /**
@@ -84,7 +94,16 @@ public class RetentionMarks {
                           return st.executeUpdate();
                         }
                       });
-          return new Marked(marked, ids.size() - marked);
+          Marked result = new Marked(marked, ids.size() - marked);
+          audit.record(
+              keyId,
+              tenant,
+              AuditAction.RETENTION_MARK,
+              ref,
+              changes(reason, ref, ids)
+                  .put("marked", result.marked())
+                  .put("already_marked", result.alreadyMarked()));
+          return result;
         });
   }
 
@@ -93,10 +112,12 @@ public class RetentionMarks {
    * in {@code contentIds}; never another tenant's marks, never another ref's. All or nothing, like
    * marking.
    *
+   * @param keyId the key that releases it
    * @return marks removed
    * @throws UnknownContentException naming the ids unknown to {@code tenant}
    */
-  public int release(List<Long> contentIds, String reason, String ref, String tenant) {
+  public int release(
+      List<Long> contentIds, String reason, String ref, String tenant, String keyId) {
     requireReason(reason);
     requireRef(ref);
     requireTenant(tenant);
@@ -105,25 +126,43 @@ public class RetentionMarks {
         tx.execute(
             status -> {
               requireKnown(ids, tenant);
-              return jdbc.execute(
-                  (ConnectionCallback<Integer>)
-                      conn -> {
-                        try (var st =
-                            conn.prepareStatement(
-                                """
+              int removed =
+                  jdbc.execute(
+                      (ConnectionCallback<Integer>)
+                          conn -> {
+                            try (var st =
+                                conn.prepareStatement(
+                                    """
                                 DELETE FROM content_retention
                                  WHERE content_id = ANY (?::int8[]) AND reason = ? AND ref = ?
                                    AND tenant_id = ?
                                 """)) {
-                          st.setArray(1, conn.createArrayOf("int8", ids.toArray()));
-                          st.setString(2, reason);
-                          st.setString(3, ref);
-                          st.setString(4, tenant);
-                          return st.executeUpdate();
-                        }
-                      });
+                              st.setArray(1, conn.createArrayOf("int8", ids.toArray()));
+                              st.setString(2, reason);
+                              st.setString(3, ref);
+                              st.setString(4, tenant);
+                              return st.executeUpdate();
+                            }
+                          });
+              audit.record(
+                  keyId,
+                  tenant,
+                  AuditAction.RETENTION_RELEASE,
+                  ref,
+                  changes(reason, ref, ids).put("released", removed));
+              return removed;
             });
     return released == null ? 0 : released;
+  }
+
+  /** What a mark or release names: the audit record's {@code changes} before its counts. */
+  private static ObjectNode changes(String reason, String ref, List<Long> ids) {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("reason", reason);
+    o.put("ref", ref);
+    var array = o.putArray("content_ids");
+    ids.forEach(array::add);
+    return o;
   }
 
   // Locks the rows against deletion until the transaction ends (FOR KEY SHARE, like the FK would).

@@ -187,10 +187,11 @@ class TenantMatrixIT extends SinkItSupport {
                 },
                 new String[] {"GET", "/sources/" + target.source() + "/activity", null},
                 new String[] {"POST", "/content/retention", markBody},
-                new String[] {"POST", "/content/retention/release", markBody});
+                new String[] {"POST", "/content/retention/release", markBody},
+                new String[] {"GET", "/audit?tenant_id=" + target.id(), null});
         for (String[] call : calls) {
           var r = api.request(call[0], call[1], caller.authorization(), call[2]);
-          int expected = expected(caller.kind(), call[0], own);
+          int expected = expected(caller.kind(), call[0], call[1], own);
           String what = caller.name() + " " + call[0] + " " + call[1] + " of " + target.id();
           soft.assertThat(r.status()).as(what + " -> " + r.text()).isEqualTo(expected);
           if (expected == 404) {
@@ -250,7 +251,7 @@ class TenantMatrixIT extends SinkItSupport {
                 + "\"}");
     soft.assertThat(named.status()).isEqualTo(404);
     soft.assertAll();
-    assertThat(checked).isEqualTo(callers.size() * (3 * 7 + 1));
+    assertThat(checked).isEqualTo(callers.size() * (3 * 8 + 1));
     // every mark the matrix set was released by its owner: none left
     assertThat(
             jdbc.sql(
@@ -312,11 +313,12 @@ class TenantMatrixIT extends SinkItSupport {
   }
 
   /** The documented status: module README, "Who sees what". */
-  private static int expected(String kind, String method, boolean own) {
+  private static int expected(String kind, String method, String path, boolean own) {
     return switch (kind) {
       case "refused" -> 401;
       case "admin" -> 200;
-      case "read" -> method.equals("POST") ? 403 : own ? 200 : 404;
+      // the audit log names keys and what they changed: never for a read key
+      case "read" -> method.equals("POST") || path.startsWith("/audit") ? 403 : own ? 200 : 404;
       case "write" -> own ? 200 : 404;
       default -> throw new IllegalArgumentException(kind);
     };
@@ -324,6 +326,9 @@ class TenantMatrixIT extends SinkItSupport {
 
   /** What the sink says of an object that does not exist: another tenant's must read the same. */
   private static String missing(String path, Tenant target, long id) {
+    if (path.startsWith("/audit")) {
+      return "tenant " + target.id() + " not found";
+    }
     if (path.startsWith("/content/retention")) {
       return "content_ids: unknown content id(s) [" + id + "]; nothing was changed";
     }

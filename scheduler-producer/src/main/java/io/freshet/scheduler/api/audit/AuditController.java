@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.freshet.kit.security.ApiKeyRules;
 import io.freshet.kit.security.KeyPrincipal;
 import io.freshet.kit.web.ApiException;
+import io.freshet.kit.web.PageParams;
 import io.freshet.scheduler.api.tenants.TenantRequest;
 import io.freshet.scheduler.audit.AuditEntry;
 import io.freshet.scheduler.audit.AuditLog;
@@ -83,8 +84,8 @@ class AuditController {
     if (tenantId != null && !tenantId.matches(TenantRequest.ID_PATTERN)) {
       errors.add("tenant_id: " + TenantRequest.ID_RULE);
     }
-    Integer size = AuditParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT, errors);
-    Long beforeId = AuditParams.before(before, errors);
+    Integer size = PageParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT, errors);
+    Long beforeId = PageParams.before(before, errors);
     Optional<String> tenant = caller.actingFor(tenantId);
     if (!errors.isEmpty()) {
       throw ApiException.badRequest(errors);

@@ -1,4 +1,4 @@
-package io.freshet.scheduler.api.audit;
+package io.freshet.kit.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,22 +6,22 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class AuditParamsTest {
+class PageParamsTest {
 
   @Test
   void limitAndBeforeAreCheckedWithOneMessageEach() {
     List<String> errors = new ArrayList<>();
-    assertThat(AuditParams.limit(null, 50, 500, errors)).isEqualTo(50);
-    assertThat(AuditParams.limit(" 7 ", 50, 500, errors)).isEqualTo(7);
-    assertThat(AuditParams.before(null, errors)).isNull();
-    assertThat(AuditParams.before("42", errors)).isEqualTo(42L);
+    assertThat(PageParams.limit(null, 50, 500, errors)).isEqualTo(50);
+    assertThat(PageParams.limit(" 7 ", 50, 500, errors)).isEqualTo(7);
+    assertThat(PageParams.before(null, errors)).isNull();
+    assertThat(PageParams.before("42", errors)).isEqualTo(42L);
     assertThat(errors).isEmpty();
 
-    AuditParams.limit("0", 50, 500, errors);
-    AuditParams.limit("501", 50, 500, errors);
-    AuditParams.limit("ten", 50, 500, errors);
-    AuditParams.before("-1", errors);
-    AuditParams.before("x", errors);
+    PageParams.limit("0", 50, 500, errors);
+    PageParams.limit("501", 50, 500, errors);
+    PageParams.limit("ten", 50, 500, errors);
+    PageParams.before("-1", errors);
+    PageParams.before("x", errors);
 
     assertThat(errors)
         .containsExactly(

@@ -1,14 +1,18 @@
-package io.freshet.scheduler.api.audit;
+package io.freshet.kit.web;
 
 import java.util.List;
 
-/** The checks of {@code GET /audit}'s paging parameters, one message per bad one. */
-final class AuditParams {
+/**
+ * The checks of a list's paging parameters by record id ({@code limit} and {@code before}, as
+ * {@code GET /audit} of the scheduler and of the sink take them), one message per bad one. Pure:
+ * the caller collects the messages and answers them in one 400 ({@link ApiException#badRequest}).
+ */
+public final class PageParams {
 
-  private AuditParams() {}
+  private PageParams() {}
 
   /** {@code limit}: a whole number from 1 to {@code max}; {@code fallback} when absent. */
-  static int limit(String value, int fallback, int max, List<String> errors) {
+  public static int limit(String value, int fallback, int max, List<String> errors) {
     if (value == null) {
       return fallback;
     }
@@ -25,7 +29,7 @@ final class AuditParams {
   }
 
   /** {@code before}: a record id (a whole number ≥ 1), or null when absent. */
-  static Long before(String value, List<String> errors) {
+  public static Long before(String value, List<String> errors) {
     if (value == null) {
       return null;
     }
