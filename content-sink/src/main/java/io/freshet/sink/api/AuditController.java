@@ -1,11 +1,9 @@
 package io.freshet.sink.api;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import io.freshet.kit.audit.AuditPage;
 import io.freshet.kit.security.KeyPrincipal;
 import io.freshet.kit.web.ApiException;
 import io.freshet.kit.web.PageParams;
-import io.freshet.sink.audit.AuditEntry;
 import io.freshet.sink.audit.AuditLog;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -48,14 +46,6 @@ class AuditController {
     this.audit = audit;
   }
 
-  /**
-   * A page of records.
-   *
-   * @param nextBefore the {@code before} of the next (older) page; null on the last page
-   */
-  @JsonInclude(JsonInclude.Include.ALWAYS)
-  record AuditPage(List<AuditEntry> entries, @JsonProperty("next_before") Long nextBefore) {}
-
   @Operation(
       summary = "Audit records, newest first",
       description =
@@ -91,9 +81,6 @@ class AuditController {
       throw ApiException.badRequest(errors);
     }
     Optional<String> tenant = caller.actingFor(tenantId);
-    List<AuditEntry> entries = audit.list(tenant, beforeId, size + 1);
-    boolean more = entries.size() > size;
-    List<AuditEntry> page = more ? entries.subList(0, size) : entries;
-    return new AuditPage(List.copyOf(page), more ? page.getLast().id() : null);
+    return audit.page(tenant, beforeId, size);
   }
 }

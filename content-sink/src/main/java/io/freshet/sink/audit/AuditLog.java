@@ -1,34 +1,26 @@
 package io.freshet.sink.audit;
 
-import java.sql.Timestamp;
+import io.freshet.kit.audit.AuditPage;
+import io.freshet.kit.audit.AuditTrail;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.annotation.Propagation;
-import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The sink's {@code audit_log} table. {@link #record} and {@link #revise} must be called inside the
- * transaction of the change they record ({@link Propagation#MANDATORY}, as the scheduler's
- * AuditLog): a change and its record commit or roll back together, and a refused change leaves no
- * record.
+ * The sink's {@code audit_log}, through the service kit's {@link AuditTrail}: {@link #record} and
+ * {@link #revise} run only inside the transaction of the change they record, so a change and its
+ * record commit or roll back together, and a refused change leaves no record.
  */
 @Repository
 public class AuditLog {
 
-  private final JdbcClient jdbc;
-  private final JsonMapper json;
-  private final Clock clock;
+  private final AuditTrail trail;
 
   AuditLog(JdbcClient jdbc, JsonMapper json, Clock clock) {
-    this.jdbc = jdbc;
-    this.json = json;
-    this.clock = clock;
+    this.trail = new AuditTrail(jdbc, json, clock, "audit_log");
   }
 
   /**
@@ -38,69 +30,18 @@ public class AuditLog {
    * @param changes what changed (never a key's text or a secret)
    * @return the record's id, for {@link #revise}
    */
-  @Transactional(propagation = Propagation.MANDATORY)
   public long record(
       String keyId, String tenantId, AuditAction action, String targetId, JsonNode changes) {
-    return jdbc.sql(
-            "INSERT INTO audit_log (at, key_id, tenant_id, action, target_id, changes)"
-                + " VALUES (:at, :key, :tenant, :action, :target, CAST(:changes AS jsonb))"
-                + " RETURNING id")
-        .param("at", Timestamp.from(clock.instant()))
-        .param("key", keyId)
-        .param("tenant", tenantId)
-        .param("action", action.wireName())
-        .param("target", targetId)
-        .param("changes", write(changes))
-        .query(Long.class)
-        .single();
+    return trail.record(keyId, tenantId, action.wireName(), targetId, changes);
   }
 
-  /**
-   * Replaces what record {@code id} says changed, in the transaction of a later part of the same
-   * change (a cleanup's next batch), so that the record always matches what has been committed.
-   */
-  @Transactional(propagation = Propagation.MANDATORY)
+  /** Replaces what record {@code id} says changed ({@link AuditTrail#revise}). */
   public void revise(long id, JsonNode changes) {
-    jdbc.sql("UPDATE audit_log SET changes = CAST(:changes AS jsonb) WHERE id = :id")
-        .param("changes", write(changes))
-        .param("id", id)
-        .update();
+    trail.revise(id, changes);
   }
 
-  /**
-   * Up to {@code limit} records, newest first.
-   *
-   * @param tenantId only this tenant's; empty for every record (an admin's view)
-   * @param before only records with a smaller id (the previous page's {@code next_before})
-   */
-  public List<AuditEntry> list(Optional<String> tenantId, Long before, int limit) {
-    return jdbc.sql(
-            "SELECT id, at, key_id, tenant_id, action, target_id, changes::text AS changes_text"
-                + " FROM audit_log"
-                + " WHERE (CAST(:tenant AS text) IS NULL OR tenant_id = :tenant)"
-                + " AND (CAST(:before AS bigint) IS NULL OR id < :before)"
-                + " ORDER BY id DESC LIMIT :limit")
-        .param("tenant", tenantId.orElse(null))
-        .param("before", before)
-        .param("limit", limit)
-        .query(
-            (rs, n) ->
-                new AuditEntry(
-                    rs.getLong("id"),
-                    instant(rs.getTimestamp("at")),
-                    rs.getString("key_id"),
-                    rs.getString("tenant_id"),
-                    rs.getString("action"),
-                    rs.getString("target_id"),
-                    json.readTree(rs.getString("changes_text"))))
-        .list();
-  }
-
-  private String write(JsonNode changes) {
-    return changes == null ? "{}" : json.writeValueAsString(changes);
-  }
-
-  private static Instant instant(Timestamp t) {
-    return t == null ? null : t.toInstant();
+  /** A page of at most {@code size} records, newest first ({@link AuditTrail#page}). */
+  public AuditPage page(Optional<String> tenantId, Long before, int size) {
+    return trail.page(tenantId, before, size);
   }
 }

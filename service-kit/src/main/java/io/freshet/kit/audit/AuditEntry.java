@@ -1,4 +1,4 @@
-package io.freshet.sink.audit;
+package io.freshet.kit.audit;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -6,11 +6,11 @@ import java.time.Instant;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One audit record as {@code GET /audit} shows it (the same shape as the scheduler's).
+ * One audit record as {@code GET /audit} shows it.
  *
- * @param tenantId null for a cleanup (it acts for every tenant)
- * @param targetId a mark's ref; null for a cleanup
- * @param changes what changed
+ * @param tenantId null for a change an admin made for every tenant
+ * @param targetId the source, tenant, key or run changed; null for an import
+ * @param changes what changed, secrets redacted
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record AuditEntry(
