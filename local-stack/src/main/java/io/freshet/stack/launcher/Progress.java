@@ -162,8 +162,10 @@ public final class Progress {
     if (before == null || seconds <= 0) {
       return whole(current);
     }
-    return perMinute(
-        current, before.getOrDefault(service, PrometheusText.EMPTY).sum(name), seconds);
+    if (!before.containsKey(service)) {
+      return 0; // unreachable last time: its counters since start are no rate of this interval
+    }
+    return perMinute(current, before.get(service).sum(name), seconds);
   }
 
   /** A counter's values by one label, as rates per minute when there is a before. */
@@ -175,10 +177,10 @@ public final class Progress {
       String name,
       String label) {
     Map<String, Double> current = now.getOrDefault(service, PrometheusText.EMPTY).by(name, label);
-    Map<String, Double> earlier =
-        before == null
-            ? Map.of()
-            : before.getOrDefault(service, PrometheusText.EMPTY).by(name, label);
+    if (before != null && seconds > 0 && !before.containsKey(service)) {
+      return new LinkedHashMap<>(); // unreachable last time: no rate for this interval
+    }
+    Map<String, Double> earlier = before == null ? Map.of() : before.get(service).by(name, label);
     Map<String, Object> out = new LinkedHashMap<>();
     current.forEach(
         (value, n) -> {

@@ -111,6 +111,13 @@ class ProgressTest {
         .isEqualTo(Map.of("inserted", 24L, "versions", 0L, "duplicates", 0L));
     assertThat(figures).containsKey("current_intervals").doesNotContainKey("cadence_clock");
     assertThat(figures).doesNotContainKey("push"); // no push receiver scraped
+
+    // a service unreachable at the read before shows no rate (not all it counted since start)
+    var sinkBack =
+        Progress.figures(now, Map.of(Progress.WORKER, before.get(Progress.WORKER)), 30, 1);
+    assertThat(sinkBack.get("stored_per_minute"))
+        .isEqualTo(Map.of("inserted", 0L, "versions", 0L, "duplicates", 0L));
+    assertThat(sinkBack.get("fetches_per_minute")).isEqualTo(Map.of("ok", 60L));
   }
 
   @Test
