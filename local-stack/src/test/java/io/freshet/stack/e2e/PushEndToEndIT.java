@@ -76,7 +76,10 @@ class PushEndToEndIT {
       assertThat(misbehaving)
           .as("a feed on each misbehaving hub")
           .containsKeys(
-              DemoHub.Variant.DENIES, DemoHub.Variant.SILENT, DemoHub.Variant.BAD_SIGNATURE);
+              DemoHub.Variant.DENIES,
+              DemoHub.Variant.SILENT,
+              DemoHub.Variant.BAD_SIGNATURE,
+              DemoHub.Variant.LAPSES);
       assertThat(pushed).as("pushed feeds").hasSizeGreaterThanOrEqualTo(3);
       assertThat(polled).as("polled feeds").hasSizeGreaterThanOrEqualTo(3);
 
