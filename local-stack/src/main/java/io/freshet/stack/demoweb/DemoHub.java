@@ -13,10 +13,12 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,9 +38,20 @@ import javax.crypto.spec.SecretKeySpec;
  * with the subscriber's {@code hub.secret}.
  *
  * <p>Misbehaving variants, each at its own path, for a few push feeds ({@link Variant}): a hub that
- * denies every subscription, one that never verifies, one that signs with the wrong key.
+ * denies every subscription, one that never verifies, one that signs with the wrong key, one that
+ * grants short leases and never verifies a renewal (the lease lapses; a subscribe after it ended is
+ * verified as a new one).
+ *
+ * <p>Test hooks (none changes anything until called): {@link #grantLease} (a short lease, so a
+ * subscriber renews within a test), {@link #refuseRenewals} (a source's renewals go unanswered and
+ * its lease lapses), {@link #pauseDeliveries} (the timelines notify no one; leases still end), and
+ * {@link #push} (one notification now, signed with a chosen algorithm, a wrong secret, or not at
+ * all) — how {@code DemoHubSubscriberIT} runs the WebSub subscriber cases against this hub.
  */
 public final class DemoHub implements AutoCloseable {
+
+  /** The longest lease the {@link Variant#LAPSES} hub grants. */
+  public static final Duration LAPSING_LEASE = Duration.ofMinutes(2);
 
   /** Out of every 100 feeds (RSS, Atom, JSON Feed on a well-behaved host), how many push. */
   public static final int PUSH_PERCENT = 40;
@@ -52,7 +65,12 @@ public final class DemoHub implements AutoCloseable {
     /** Accepts requests (202) and never verifies them. */
     SILENT("/_hub/silent"),
     /** Verifies, delivers, but signs with another key than the subscriber's secret. */
-    BAD_SIGNATURE("/_hub/bad-signature");
+    BAD_SIGNATURE("/_hub/bad-signature"),
+    /**
+     * Grants at most {@link #LAPSING_LEASE} and leaves every renewal unverified: each lease lapses,
+     * and the subscriber must subscribe afresh once it has.
+     */
+    LAPSES("/_hub/lapses");
 
     private final String path;
 
@@ -77,7 +95,7 @@ public final class DemoHub implements AutoCloseable {
   /**
    * The hub a source announces, or null when it does not push: {@link #PUSH_PERCENT} % of the feeds
    * on well-behaved hosts, chosen by a stable hash of the id; of those, one in ten each announces a
-   * denying, a silent and a wrongly signing hub.
+   * denying, a silent, a wrongly signing and a lapsing hub.
    */
   public static Variant variantOf(DemoSource s) {
     if (s.behaviour() != Behaviour.NORMAL
@@ -92,6 +110,7 @@ public final class DemoHub implements AutoCloseable {
       case 0 -> Variant.DENIES;
       case 1 -> Variant.SILENT;
       case 3 -> Variant.BAD_SIGNATURE; // 3: PushEndToEndIT's 60 sources then hold every variant
+      case 9 -> Variant.LAPSES; // 9: as 3, and 4 of those 60 still on the good hub
       default -> Variant.GOOD;
     };
   }
@@ -116,6 +135,24 @@ public final class DemoHub implements AutoCloseable {
           });
   private final SecureRandom random = new SecureRandom();
   private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+  private volatile Duration grantedLease;
+  private volatile boolean deliveriesPaused;
+  private final Set<String> refusingRenewals = ConcurrentHashMap.newKeySet();
+  private final Map<String, String> topicBySourceId = new ConcurrentHashMap<>();
+
+  /** How {@link #push} signs a notification. */
+  public enum Signing {
+    /** {@code X-Hub-Signature: <method>=<HMAC of the body with the subscriber's secret>} */
+    VALID,
+    /** the header of the method, but the HMAC under another key */
+    WRONG_SECRET,
+    /** no {@code X-Hub-Signature} at all */
+    NONE
+  }
+
+  /** The {@code X-Hub-Signature} methods of the WebSub Recommendation. */
+  public static final List<String> SIGNATURE_METHODS =
+      List.of("sha1", "sha256", "sha384", "sha512");
 
   /**
    * @param sourceOfTopic the push-enabled demo source a topic URL names, or null
@@ -145,6 +182,79 @@ public final class DemoHub implements AutoCloseable {
     return subscriptions.size();
   }
 
+  /**
+   * Test hook: every subscription verified from now on is granted {@code lease} whatever the
+   * subscriber asked (null: what it asked, within 60 s to 10 days, the default).
+   */
+  public void grantLease(Duration lease) {
+    this.grantedLease = lease;
+  }
+
+  /**
+   * Test hook: a renewal (a subscribe while the same callback's lease runs another second) for
+   * {@code source} is accepted (202) and never verified, so the lease lapses; a subscribe after it
+   * ended is verified as a new one.
+   */
+  public void refuseRenewals(DemoSource source) {
+    refusingRenewals.add(source.id());
+  }
+
+  /** Test hook: while paused the timelines notify no one (leases still end). */
+  public void pauseDeliveries(boolean paused) {
+    this.deliveriesPaused = paused;
+  }
+
+  /** The callbacks of the verified, unexpired subscriptions to {@code source}'s topic now. */
+  public List<URI> callbacks(DemoSource source) {
+    Instant now = clock.wallNow();
+    return subscriptions.values().stream()
+        .filter(s -> s.source().id().equals(source.id()) && s.leaseEnd().isAfter(now))
+        .map(Subscription::callback)
+        .toList();
+  }
+
+  /**
+   * Test hook: POSTs {@code body} now to every verified subscriber of {@code source}, signed with
+   * {@code method} (sha1, sha256, sha384, sha512) as {@code signing} says; returns each answer's
+   * status (empty when nobody subscribes).
+   */
+  public List<Integer> push(DemoSource source, byte[] body, String method, Signing signing)
+      throws IOException, InterruptedException {
+    Instant now = clock.wallNow();
+    List<Integer> statuses = new ArrayList<>();
+    for (Subscription s : List.copyOf(subscriptions.values())) {
+      if (s.source().id().equals(source.id()) && s.leaseEnd().isAfter(now)) {
+        String key =
+            switch (signing) {
+              case VALID -> s.secret();
+              case WRONG_SECRET -> "not-" + s.secret();
+              case NONE -> null;
+            };
+        statuses.add(post(s.callback(), s.topic(), s.source(), body, method, key));
+      }
+    }
+    return statuses;
+  }
+
+  /**
+   * Test hook: POSTs {@code body} to {@code callback} (any URL, e.g. a callback nobody was given)
+   * as a notification of {@code source}'s topic, signed with {@code method} under {@code secret}
+   * (null: unsigned); returns the answer's status.
+   */
+  public int push(URI callback, DemoSource source, byte[] body, String method, String secret)
+      throws IOException, InterruptedException {
+    return post(callback, topicOf(source), source, body, method, secret);
+  }
+
+  /** The topic URL last subscribed to (or unsubscribed from) for {@code source}. */
+  private String topicOf(DemoSource source) {
+    String topic = topicBySourceId.get(source.id());
+    if (topic == null) {
+      throw new IllegalStateException("nobody ever subscribed to " + source.id());
+    }
+    return topic;
+  }
+
   private void count(String name) {
     counts.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
   }
@@ -172,6 +282,7 @@ public final class DemoHub implements AutoCloseable {
       return;
     }
     count("requests." + mode);
+    topicBySourceId.put(source.id(), topic);
     DemoWeb.send(ex, 202, "text/plain", "");
     String secret = form.get("hub.secret");
     long lease = leaseSeconds(form.get("hub.lease_seconds"));
@@ -204,13 +315,29 @@ public final class DemoHub implements AutoCloseable {
         }
         default -> {}
       }
+      if (mode.equals("subscribe")
+          && (variant == Variant.LAPSES || refusingRenewals.contains(source.id()))) {
+        // A renewal: the lease still runs for more than a second. A subscriber that saw its
+        // lease end subscribes again at once, a few milliseconds before this hub's own end of it
+        // (the hub counts from after the verification): that is a new subscription.
+        Subscription running = subscriptions.get(key);
+        if (running != null && running.leaseEnd().isAfter(clock.wallNow().plusSeconds(1))) {
+          count("renewals.refused");
+          return;
+        }
+      }
       String challenge = HexFormat.of().formatHex(bytes(16));
       Map<String, String> query = new HashMap<>();
       query.put("hub.mode", mode);
       query.put("hub.topic", topic);
       query.put("hub.challenge", challenge);
+      Duration granted = grantedLease;
+      long leaseGiven =
+          granted != null
+              ? granted.toSeconds()
+              : variant == Variant.LAPSES ? Math.min(lease, LAPSING_LEASE.toSeconds()) : lease;
       if (mode.equals("subscribe")) {
-        query.put("hub.lease_seconds", Long.toString(lease));
+        query.put("hub.lease_seconds", Long.toString(leaseGiven));
       }
       HttpResponse<String> answer = get(callback, query);
       boolean confirmed = answer.statusCode() / 100 == 2 && challenge.equals(answer.body());
@@ -228,7 +355,7 @@ public final class DemoHub implements AutoCloseable {
       subscriptions.put(
           key,
           new Subscription(
-              source, topic, callback, signingKey, clock.wallNow().plusSeconds(lease), seen));
+              source, topic, callback, signingKey, clock.wallNow().plusSeconds(leaseGiven), seen));
     } catch (IOException e) {
       count("verifications.failed");
     } catch (InterruptedException e) {
@@ -256,7 +383,7 @@ public final class DemoHub implements AutoCloseable {
         continue;
       }
       int published = s.source().publishedCount(traceNow);
-      if (published <= s.seen()) {
+      if (deliveriesPaused || published <= s.seen()) {
         continue;
       }
       subscriptions.replace(
@@ -270,20 +397,8 @@ public final class DemoHub implements AutoCloseable {
 
   private void notify(Subscription s) {
     byte[] body = document.apply(s.source()).getBytes(StandardCharsets.UTF_8);
-    var request =
-        HttpRequest.newBuilder(s.callback())
-            .timeout(Duration.ofSeconds(10))
-            .header("Content-Type", s.source().kind().contentType())
-            .header(
-                "Link",
-                "<" + s.topic() + ">; rel=\"self\", <" + hubUrlOf(s.topic()) + ">; rel=\"hub\"")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    if (s.secret() != null) {
-      request.header("X-Hub-Signature", "sha256=" + hmacSha256(s.secret(), body));
-    }
     try {
-      int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-      count("deliveries." + status);
+      int status = post(s.callback(), s.topic(), s.source(), body, "sha256", s.secret());
       if (status == 410) {
         subscriptions.remove(s.callback() + " " + s.topic());
       }
@@ -292,6 +407,24 @@ public final class DemoHub implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** One notification: {@code body} signed {@code method=<HMAC under key>}, unsigned if no key. */
+  private int post(
+      URI callback, String topic, DemoSource source, byte[] body, String method, String key)
+      throws IOException, InterruptedException {
+    var request =
+        HttpRequest.newBuilder(callback)
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", source.kind().contentType())
+            .header("Link", "<" + topic + ">; rel=\"self\", <" + hubUrlOf(topic) + ">; rel=\"hub\"")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (key != null) {
+      request.header("X-Hub-Signature", method + "=" + hmac(method, key, body));
+    }
+    int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    count("deliveries." + status);
+    return status;
   }
 
   private String hubUrlOf(String topic) {
@@ -303,9 +436,22 @@ public final class DemoHub implements AutoCloseable {
 
   /** {@code sha256} HMAC of {@code body} under {@code secret}, lower-case hex. */
   static String hmacSha256(String secret, byte[] body) {
+    return hmac("sha256", secret, body);
+  }
+
+  /** The HMAC of {@code body} under {@code secret} with {@code method} (sha1…sha512), hex. */
+  static String hmac(String method, String secret, byte[] body) {
+    String algorithm =
+        switch (method) {
+          case "sha1" -> "HmacSHA1";
+          case "sha256" -> "HmacSHA256";
+          case "sha384" -> "HmacSHA384";
+          case "sha512" -> "HmacSHA512";
+          default -> throw new IllegalArgumentException("not a WebSub signature method: " + method);
+        };
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      Mac mac = Mac.getInstance(algorithm);
+      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), algorithm));
       return HexFormat.of().formatHex(mac.doFinal(body));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);

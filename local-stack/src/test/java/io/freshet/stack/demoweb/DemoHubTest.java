@@ -264,6 +264,88 @@ class DemoHubTest {
     assertThat(verifications.poll(300, TimeUnit.MILLISECONDS)).isNull();
   }
 
+  @Test
+  void theTestHookPushesSignedWithEachMethodUnderAWrongSecretOrUnsigned() throws Exception {
+    DemoSource s = pushing(DemoHub.Variant.GOOD);
+    assertThat(web.hub().push(s, new byte[] {1}, "sha256", DemoHub.Signing.VALID))
+        .as("nobody subscribes yet")
+        .isEmpty();
+    subscribe(s, "subscribe", "hooks");
+    verifications.poll(5, TimeUnit.SECONDS);
+    awaitSubscriptions(1);
+    assertThat(web.hub().callbacks(s)).containsExactly(URI.create(callback("hooks")));
+    byte[] body = "a body".getBytes(StandardCharsets.UTF_8);
+    for (String method : DemoHub.SIGNATURE_METHODS) {
+      assertThat(web.hub().push(s, body, method, DemoHub.Signing.VALID)).containsExactly(202);
+      assertThat(deliveries.poll(5, TimeUnit.SECONDS).signature())
+          .isEqualTo(method + "=" + DemoHub.hmac(method, "s3cret", body));
+      web.hub().push(s, body, method, DemoHub.Signing.WRONG_SECRET);
+      assertThat(deliveries.poll(5, TimeUnit.SECONDS).signature())
+          .startsWith(method + "=")
+          .isNotEqualTo(method + "=" + DemoHub.hmac(method, "s3cret", body));
+      web.hub().push(s, body, method, DemoHub.Signing.NONE);
+      assertThat(deliveries.poll(5, TimeUnit.SECONDS).signature()).isNull();
+    }
+    assertThat(
+            DemoHub.hmac("sha1", "key", "The quick brown fox jumps over the lazy dog".getBytes()))
+        .as("RFC 2104 / Wikipedia's HMAC-SHA1 example")
+        .isEqualTo("de7c9b85b8b78aa6bc8a7a36f70a90701c9db4d9");
+  }
+
+  @Test
+  void pausedDeliveriesNotifyNobodyAndAGrantedLeaseOverridesTheAskedOne() throws Exception {
+    web.hub().grantLease(Duration.ofSeconds(100));
+    web.hub().pauseDeliveries(true);
+    DemoSource s = pushing(DemoHub.Variant.GOOD);
+    subscribe(s, "subscribe", "short");
+    assertThat(verifications.poll(5, TimeUnit.SECONDS)).containsEntry("hub.lease_seconds", "100");
+    awaitSubscriptions(1);
+    wall.advance(Duration.ofSeconds(61)); // a trace day: the feed's next item
+    web.hub().deliver();
+    assertThat(deliveries.poll(300, TimeUnit.MILLISECONDS)).as("paused").isNull();
+    web.hub().pauseDeliveries(false);
+    web.hub().deliver();
+    assertThat(deliveries.poll(5, TimeUnit.SECONDS)).as("resumed").isNotNull();
+    wall.advance(Duration.ofSeconds(40));
+    web.hub().deliver();
+    assertThat(web.hub().subscriptions()).as("the 100 s lease ended").isZero();
+  }
+
+  @Test
+  void theLapsingHubGrantsAShortLeaseAndNeverVerifiesARenewal() throws Exception {
+    DemoSource s = pushing(DemoHub.Variant.LAPSES);
+    assertThat(web.hubUrl(s)).endsWith("/_hub/lapses");
+    subscribe(s, "subscribe", "lapsing");
+    assertThat(verifications.poll(5, TimeUnit.SECONDS))
+        .containsEntry("hub.mode", "subscribe")
+        .containsEntry("hub.lease_seconds", "120");
+    awaitSubscriptions(1);
+    assertThat(subscribe(s, "subscribe", "lapsing").statusCode()).isEqualTo(202);
+    assertThat(verifications.poll(500, TimeUnit.MILLISECONDS)).as("the renewal").isNull();
+    wall.advance(Duration.ofSeconds(121));
+    web.hub().deliver();
+    assertThat(web.hub().subscriptions()).as("lapsed").isZero();
+    subscribe(s, "subscribe", "lapsing");
+    assertThat(verifications.poll(5, TimeUnit.SECONDS)).containsEntry("hub.mode", "subscribe");
+  }
+
+  @Test
+  void aSourceWhoseRenewalsAreRefusedLapsesThenSubscribesAfresh() throws Exception {
+    DemoSource s = pushing(DemoHub.Variant.GOOD);
+    web.hub().refuseRenewals(s);
+    subscribe(s, "subscribe", "lapse");
+    assertThat(verifications.poll(5, TimeUnit.SECONDS)).containsEntry("hub.mode", "subscribe");
+    awaitSubscriptions(1);
+    assertThat(subscribe(s, "subscribe", "lapse").statusCode()).isEqualTo(202);
+    assertThat(verifications.poll(500, TimeUnit.MILLISECONDS)).as("the renewal").isNull();
+    assertThat(web.hub().counts()).containsEntry("renewals.refused", 1);
+    wall.advance(Duration.ofSeconds(3601));
+    web.hub().deliver();
+    assertThat(web.hub().subscriptions()).as("lapsed").isZero();
+    subscribe(s, "subscribe", "lapse");
+    assertThat(verifications.poll(5, TimeUnit.SECONDS)).containsEntry("hub.mode", "subscribe");
+  }
+
   private void awaitSubscriptions(int n) throws InterruptedException {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (web.hub().subscriptions() != n && System.nanoTime() < end) {

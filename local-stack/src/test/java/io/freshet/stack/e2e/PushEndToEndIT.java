@@ -76,7 +76,10 @@ class PushEndToEndIT {
       assertThat(misbehaving)
           .as("a feed on each misbehaving hub")
           .containsKeys(
-              DemoHub.Variant.DENIES, DemoHub.Variant.SILENT, DemoHub.Variant.BAD_SIGNATURE);
+              DemoHub.Variant.DENIES,
+              DemoHub.Variant.SILENT,
+              DemoHub.Variant.BAD_SIGNATURE,
+              DemoHub.Variant.LAPSES);
       assertThat(pushed).as("pushed feeds").hasSizeGreaterThanOrEqualTo(3);
       assertThat(polled).as("polled feeds").hasSizeGreaterThanOrEqualTo(3);
 
@@ -291,12 +294,14 @@ class PushEndToEndIT {
   }
 
   static String receiverNotificationMeters(StackFixture stack) {
-    return meters(stack.settings.pushPort(), "freshet_push_notifications");
+    return meters(
+        stack.services.managementPort(stack.settings.pushPort()), "freshet_push_notifications");
   }
 
-  /** The scheduler's push meters, as Prometheus scrapes them. */
+  /** The scheduler's push meters, as Prometheus scrapes them (on its management port). */
   static String schedulerPushMeters(StackFixture stack) {
-    return meters(stack.settings.schedulerPort(), "freshet_scheduler_push");
+    return meters(
+        stack.services.managementPort(stack.settings.schedulerPort()), "freshet_scheduler_push");
   }
 
   static String meters(int port, String prefix) {

@@ -138,6 +138,23 @@ final class StackFixture implements AutoCloseable {
       List<String> setupSql,
       Map<String, String> serviceEnv)
       throws Exception {
+    return start(name, sources, webSettings, kafkaNodes, setupSql, serviceEnv, web -> {});
+  }
+
+  /**
+   * As {@link #start(String, int, DemoWebSettings, int, List, Map)}, handing the demo web to {@code
+   * beforeImport} once it runs and before any source is registered (so before any fetch, any
+   * subscription to its hub): e.g. to set the hub's test hooks.
+   */
+  static StackFixture start(
+      String name,
+      int sources,
+      DemoWebSettings webSettings,
+      int kafkaNodes,
+      List<String> setupSql,
+      Map<String, String> serviceEnv,
+      java.util.function.Consumer<DemoWeb> beforeImport)
+      throws Exception {
     Path projectDir = Path.of("..").toAbsolutePath().normalize();
     Path home =
         Files.createDirectories(
@@ -211,6 +228,7 @@ final class StackFixture implements AutoCloseable {
       web =
           DemoWeb.start(
               webSettings.withPort(settings.demoWebPort()).withSources(sources), Clock.systemUTC());
+      beforeImport.accept(web);
       StackFixture f =
           new StackFixture(settings, infra, services, web, services.apiToken(), new HashMap<>());
       f.post("/tenants", "application/json", "{\"id\":\"" + TENANT + "\",\"tier\":\"pro\"}");

@@ -68,6 +68,21 @@ public class SourceFacts {
         .update();
   }
 
+  /**
+   * A fetch finished at {@code at} with 304 Not Modified: the document is the one last read, so a
+   * hub it announced is announced still (nothing changes for a source without a hub).
+   */
+  public void stillAnnounced(String sourceId, Instant at) {
+    jdbc.sql(
+            """
+            UPDATE sources SET announced_at = GREATEST(announced_at, :at), updated_at = :at
+            WHERE source_id = :id AND hub_url IS NOT NULL
+            """)
+        .param("id", sourceId)
+        .param("at", Timestamp.from(at))
+        .update();
+  }
+
   /** {@code s} when it is an absolute http(s) URL with a host and no user info, else null. */
   static String httpUrl(String s) {
     if (s == null || s.isEmpty() || s.length() > MAX_URL) {

@@ -56,10 +56,15 @@ class SourceFactsListener {
     if (c == null || !plausibleId(c.getSourceId())) {
       return;
     }
-    // Only a read document says what it announces: a 304 or a failure says nothing of it.
+    // Only a read document says what it announces; a failure says nothing of it. A 304 says the
+    // document is the one last read, so it still announces the hub that one did: without this, a
+    // pushed feed that publishes nothing for max-silence (its safety-net polls all 304) would be
+    // unsubscribed though still fetched (found by local-stack's DemoHubSubscriberIT).
     if (c.getStatus() == FetchStatus.ok || c.getStatus() == FetchStatus.partial) {
       facts.announced(
           c.getSourceId(), c.getTenantId(), c.getHubUrl(), c.getSelfUrl(), c.getFinishedAt());
+    } else if (c.getStatus() == FetchStatus.not_modified) {
+      facts.stillAnnounced(c.getSourceId(), c.getFinishedAt());
     }
   }
 

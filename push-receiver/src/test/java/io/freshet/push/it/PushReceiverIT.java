@@ -498,6 +498,71 @@ class PushReceiverIT {
   }
 
   @Test
+  void aNotModifiedFetchKeepsTheHubAnnouncedAndAnOlderOneDoesNotMoveItBack() throws Exception {
+    String source = "src-" + UUID.randomUUID();
+    fetched(source, "https://quiet.example/" + source + "/feed.xml", hub.url("/hub"), null);
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> announcedAt(source) != null);
+    Instant later =
+        announcedAt(source).plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    notModified(source, later);
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> later.equals(announcedAt(source)));
+    notModified(source, later.minusSeconds(60));
+    // A source without a hub is not made one that announces: its row is unchanged.
+    String plain = "src-" + UUID.randomUUID();
+    fetched(plain, "https://plain.example/" + plain, null, null);
+    notModified(plain, later);
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                jdbc.sql("SELECT count(*) FROM sources WHERE source_id = :s")
+                        .param("s", plain)
+                        .query(Long.class)
+                        .single()
+                    == 1);
+    Thread.sleep(500);
+    assertThat(announcedAt(plain)).isNull();
+    assertThat(announcedAt(source)).isEqualTo(later);
+  }
+
+  private Instant announcedAt(String source) {
+    return jdbc
+        .sql("SELECT announced_at FROM sources WHERE source_id = :s")
+        .param("s", source)
+        .query(java.sql.Timestamp.class)
+        .list()
+        .stream()
+        .filter(java.util.Objects::nonNull)
+        .map(java.sql.Timestamp::toInstant)
+        .findFirst()
+        .orElse(null);
+  }
+
+  private void notModified(String source, Instant at) {
+    var completed =
+        FetchCompleted.newBuilder()
+            .setRequestId(UUID.randomUUID().toString())
+            .setSourceId(source)
+            .setTenantId("tenant-a")
+            .setEpoch(1)
+            .setStatus(FetchStatus.not_modified)
+            .setHttpStatus(304)
+            .setStartedAt(at)
+            .setFinishedAt(at)
+            .build();
+    send(
+        FreshetTopics.FETCH_COMPLETED,
+        source,
+        topics
+            .fetchCompleted()
+            .valueSerde()
+            .serializer()
+            .serialize(FreshetTopics.FETCH_COMPLETED, completed));
+  }
+
+  @Test
   void aSourceWithCredentialsIsNeverSubscribed() throws Exception {
     String source = "src-" + UUID.randomUUID();
     String topic = "https://private.example/" + source;
