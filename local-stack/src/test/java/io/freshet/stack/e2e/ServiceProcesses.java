@@ -35,7 +35,8 @@ final class ServiceProcesses {
    */
   static void assertSameProcessesReadyAgain(
       StackFixture stack, Map<String, Long> before, Duration atMost) {
-    assertThat(before).hasSize(4);
+    assertThat(before)
+        .containsKeys("scheduler-producer", "fetch-worker", "content-sink", "stats-aggregator");
     Awaitility.await("every service ready again by itself")
         .atMost(atMost)
         .pollInterval(Duration.ofSeconds(1))
@@ -52,6 +53,7 @@ final class ServiceProcesses {
           case "fetch-worker" -> s.workerPort();
           case "content-sink" -> s.sinkPort();
           case "stats-aggregator" -> s.statsPort();
+          case "push-receiver" -> s.pushPort();
           default -> throw new IllegalArgumentException(module);
         };
     try {
