@@ -76,6 +76,10 @@ class OperatorEdgeIT {
     ports.put("content-sink", s.sinkPort());
     ports.put("stats-aggregator", s.statsPort());
     ports.put("fetch-worker", s.workerPort());
+    // the one service meant to be reachable from the internet (hubs call it back), when built
+    if (stack.services.running().stream().anyMatch(p -> p.name().equals("push-receiver"))) {
+      ports.put("push-receiver", s.pushPort());
+    }
     return ports;
   }
 
