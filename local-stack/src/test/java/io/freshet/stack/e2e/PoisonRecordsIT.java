@@ -51,6 +51,8 @@ class PoisonRecordsIT {
 
   static final String WORKER = "freshet-fetch-worker";
   static final String SINK = "freshet-content-sink";
+  // learns sources from the requests and outcomes, so it meets their poison too
+  static final String PUSH = "freshet-push-receiver";
   static final String SCHEDULER = "freshet-scheduler";
   static final String STATS = "freshet-stats-aggregator";
 
@@ -254,7 +256,7 @@ class PoisonRecordsIT {
             FreshetTopics.FETCH_REQUESTED,
             host,
             json("request"),
-            Map.of(WORKER, NOT_AVRO)));
+            Map.of(WORKER, NOT_AVRO, PUSH, NOT_AVRO)));
     FetchRequested unknownConnector =
         FetchRequested.newBuilder()
             .setRequestId("poison-" + UUID.randomUUID())
@@ -313,6 +315,7 @@ class PoisonRecordsIT {
     everyConsumer.put(SCHEDULER, NOT_AVRO);
     everyConsumer.put(SINK, NOT_AVRO);
     everyConsumer.put(STATS, NOT_AVRO);
+    everyConsumer.put(PUSH, NOT_AVRO);
     out.add(
         new Poison(
             "not-Avro outcome",
@@ -355,7 +358,7 @@ class PoisonRecordsIT {
     assertThat(out.stream().map(Poison::topic).distinct().toList())
         .containsExactlyInAnyOrderElementsOf(consumedTopics());
     assertThat(Set.copyOf(out.stream().flatMap(p -> p.reasonByGroup().keySet().stream()).toList()))
-        .containsExactlyInAnyOrder(WORKER, SINK, SCHEDULER, STATS);
+        .containsExactlyInAnyOrder(WORKER, SINK, SCHEDULER, STATS, PUSH);
     return out;
   }
 

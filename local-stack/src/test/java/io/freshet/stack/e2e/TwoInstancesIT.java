@@ -53,7 +53,11 @@ class TwoInstancesIT {
         StackFixture.start(
             "two-instances",
             SOURCES,
-            DemoWebSettings.defaults().withMisbehaving(false).withScale(SCALE));
+            DemoWebSettings.defaults().withMisbehaving(false).withScale(SCALE),
+            1,
+            // no push: the demo hub is on loopback, so refusing private hubs keeps every fetch a
+            // claim of the schedulers, which this test counts exactly
+            Map.of("FRESHET_PUSH_ALLOW_PRIVATE_HUBS", "false"));
   }
 
   @AfterAll
