@@ -21,6 +21,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Applies one {@code FetchCompleted} to its source in one transaction: locks the row, asks {@link
  * OutcomeRules} what the outcome does to it, stores that. A redelivered, duplicate or stale outcome
  * changes nothing.
+ *
+ * <p>The new or changed items of an applied outcome are counted by what asked for the fetch ({@code
+ * freshet.scheduler.items.new}, {@code trigger}: {@code push} when a WebSub notification did,
+ * {@code manual} for the API's fetch-now, {@code poll} otherwise), so that what push brings can be
+ * told from what polling finds.
  */
 @Component
 public class OutcomeApplier {
@@ -66,6 +71,12 @@ public class OutcomeApplier {
     Applied applied = tx.execute(status -> applyLocked(id, event));
     if (applied.apply() != null) {
       count(event, applied.apply()); // after the commit: a rolled-back attempt counts nothing
+      int newItems = PushRules.newItems(event);
+      if (newItems > 0) {
+        meters
+            .counter("freshet.scheduler.items.new", "trigger", applied.trigger())
+            .increment(newItems);
+      }
     }
     if (applied.push() instanceof PushRules.Relaxed relaxed && relaxed.saved()) {
       meters.counter("freshet.scheduler.push.polls.relaxed").increment();
@@ -75,17 +86,22 @@ public class OutcomeApplier {
     return applied.result();
   }
 
-  private record Applied(Result result, OutcomeRules.Apply apply, PushRules.Verdict push) {}
+  /**
+   * @param trigger what asked for the fetch ({@link ScheduleRepository.Locked#trigger}); null
+   *     unless applied
+   */
+  private record Applied(
+      Result result, OutcomeRules.Apply apply, PushRules.Verdict push, String trigger) {}
 
   private Applied applyLocked(UUID id, FetchCompleted event) {
     var found = schedule.lockWithPush(id);
     if (found.isEmpty()) {
-      return new Applied(Result.UNKNOWN_SOURCE, null, null);
+      return new Applied(Result.UNKNOWN_SOURCE, null, null, null);
     }
     ScheduleRow row = found.get().row();
     Instant now = clock.instant();
     return switch (OutcomeRules.decide(row, event, now, nextDue::afterOutcome, rules)) {
-      case OutcomeRules.Stale stale -> new Applied(Result.STALE, null, null);
+      case OutcomeRules.Stale stale -> new Applied(Result.STALE, null, null, null);
       case OutcomeRules.Apply decided -> {
         // While push is live, a successful poll is only a safety net (ADR 0015).
         PushRules.Verdict verdict = push.afterOutcome(row, found.get().push(), event, decided, now);
@@ -95,7 +111,7 @@ public class OutcomeApplier {
         if (verdict instanceof PushRules.Returned) {
           schedule.clearPushLive(id, now);
         }
-        yield new Applied(Result.APPLIED, apply, verdict);
+        yield new Applied(Result.APPLIED, apply, verdict, found.get().trigger());
       }
     };
   }
