@@ -1,17 +1,13 @@
 package io.freshet.sink.api;
 
 import io.freshet.kit.audit.AuditPage;
+import io.freshet.kit.audit.AuditQuery;
 import io.freshet.kit.security.KeyPrincipal;
-import io.freshet.kit.web.ApiException;
-import io.freshet.kit.web.PageParams;
 import io.freshet.sink.audit.AuditLog;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -30,15 +26,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/audit", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "audit", description = "Every change made through the API, with the key that made it")
 class AuditController {
-
-  /** Records per page unless {@code limit} says otherwise. */
-  static final int DEFAULT_LIMIT = 50;
-
-  /** The largest {@code limit}. */
-  static final int MAX_LIMIT = 500;
-
-  /** A tenant id as the scheduler makes them (its TenantRequest.ID_PATTERN). */
-  private static final String TENANT_ID = "^[A-Za-z0-9._-]{1,100}$";
 
   private final AuditLog audit;
 
@@ -65,22 +52,18 @@ class AuditController {
       @Parameter(description = "Only this tenant's records (an admin key; a tenant key's own)")
           @RequestParam(name = "tenant_id", required = false)
           String tenantId,
-      @Parameter(description = "Records per page, 1 to " + MAX_LIMIT + "; " + DEFAULT_LIMIT)
+      @Parameter(
+              description =
+                  "Records per page, 1 to "
+                      + AuditQuery.MAX_LIMIT
+                      + "; "
+                      + AuditQuery.DEFAULT_LIMIT)
           @RequestParam(required = false)
           String limit,
       @Parameter(description = "Only records with a smaller id: the previous page's next_before")
           @RequestParam(required = false)
           String before) {
-    List<String> errors = new ArrayList<>();
-    if (tenantId != null && !tenantId.matches(TENANT_ID)) {
-      errors.add("tenant_id: must be 1 to 100 characters of A-Z a-z 0-9 . _ -");
-    }
-    int size = PageParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT, errors);
-    Long beforeId = PageParams.before(before, errors);
-    if (!errors.isEmpty()) {
-      throw ApiException.badRequest(errors);
-    }
-    Optional<String> tenant = caller.actingFor(tenantId);
-    return audit.page(tenant, beforeId, size);
+    AuditQuery query = AuditQuery.of(caller, tenantId, limit, before);
+    return audit.page(query.tenant(), query.before(), query.limit());
   }
 }

@@ -6,13 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.freshet.kit.security.Role;
+import io.freshet.kit.testing.TestKeys;
+import io.freshet.kit.testing.TestKeys.Key;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.sink.audit.AuditAction;
 import io.freshet.sink.audit.AuditLog;
 import io.freshet.sink.testing.ApiClient;
 import io.freshet.sink.testing.SinkItSupport;
-import io.freshet.sink.testing.TestKeys;
-import io.freshet.sink.testing.TestKeys.Key;
+import io.freshet.testsupport.Infrastructure;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -62,7 +63,7 @@ class AuditIT extends SinkItSupport {
     Key readA = TestKeys.make(tenantA, Role.READ, null, null);
     Key writeB = TestKeys.make(tenantB, Role.WRITE, null, null);
     List<Key> keys = List.of(admin, writeA, readA, writeB);
-    TestKeys.publish(topics, keys);
+    TestKeys.publish(Infrastructure.kafka().bootstrapServers(), topics, keys);
     var api = new ApiClient(port, "unused");
     await()
         .atMost(WAIT)

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.freshet.kit.security.Role;
+import io.freshet.kit.testing.TestKeys;
+import io.freshet.kit.testing.TestKeys.Key;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.stats.testing.StatsApp;
-import io.freshet.stats.testing.TestKeys;
-import io.freshet.stats.testing.TestKeys.Key;
 import io.freshet.stats.testing.Topics;
 import io.freshet.testsupport.KafkaFixture;
 import io.freshet.testsupport.RealInfrastructure;
