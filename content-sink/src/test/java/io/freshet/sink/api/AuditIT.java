@@ -28,10 +28,10 @@ import org.springframework.transaction.IllegalTransactionStateException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The sink's audit log (issue 22, item 5) through its API: a tenant's write key marks and releases,
- * an admin runs cleanup, and {@code GET /audit} shows exactly those records, newest first, with the
- * right keys and tenants and no key's text; refused changes leave no record; a read key is refused;
- * another tenant's write key sees none of them.
+ * The sink's audit log through its API: a tenant's write key marks and releases, an admin runs
+ * cleanup, and {@code GET /audit} shows exactly those records, newest first, with the right keys
+ * and tenants and no key's text; refused changes leave no record; a read key is refused; another
+ * tenant's write key sees none of them.
  */
 class AuditIT extends SinkItSupport {
 

@@ -31,11 +31,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * The cross-tenant matrix (issue 22): three tenants, each with content, versions and an activity
- * log; keys admin, write, read, revoked, expired, none and a bogus one; every endpoint against each
- * tenant's objects → the status the module README documents, another tenant's object the same 404
- * as a missing one, and no other tenant's data (nor any cursor token) in any body. Keys are made as
- * the scheduler makes them and arrive as it publishes them: on the key topic.
+ * The cross-tenant matrix: three tenants, each with content, versions and an activity log; keys
+ * admin, write, read, revoked, expired, none and a bogus one; every endpoint against each tenant's
+ * objects → the status the module README documents, another tenant's object the same 404 as a
+ * missing one, and no other tenant's data (nor any cursor token) in any body. Keys are made as the
+ * scheduler makes them and arrive as it publishes them: on the key topic.
  */
 class TenantMatrixIT extends SinkItSupport {
 
