@@ -9,7 +9,7 @@ import io.freshet.scheduler.schedule.BudgetPlanner;
 import io.freshet.scheduler.schedule.CadenceTimeScale;
 import io.freshet.scheduler.schedule.NextDue;
 import io.freshet.scheduler.schedule.PushRules;
-import io.freshet.scheduler.schedule.ScheduleRepository;
+import io.freshet.scheduler.schedule.ScheduleBatches;
 import io.freshet.scheduler.testing.Settings;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.flywaydb.core.Flyway;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -280,33 +281,29 @@ public final class OutcomeBenchmark {
         NextDue nextDue,
         PushRules push,
         MeterRegistry meters) {
-      var schedule = new ScheduleRepository(jdbc);
+      var schedule = new ScheduleBatches(new JdbcTemplate(ds));
       var outcomes = new OutcomeApplier(schedule, nextDue, tx, clock, props, push, meters);
-      var stats =
-          new StatsApplier(
-              schedule,
-              tx,
-              io.freshet.scheduler.schedule.BenchWiring.rescheduler(schedule, nextDue, tx, clock));
+      var stats = new StatsApplier(schedule, tx, nextDue, clock);
       return new Inbound() {
         @Override
         public void outcomes(List<FetchCompleted> poll) {
-          // FetchCompletedListener, one record per call
-          for (FetchCompleted event : poll) {
-            OutcomeApplier.Result result = outcomes.apply(event);
+          // FetchCompletedListener, after decoding: the poll in one transaction, then its counters
+          var verdicts = outcomes.applyAll(poll);
+          for (int i = 0; i < poll.size(); i++) {
             meters
                 .counter(
                     "freshet.scheduler.outcomes",
                     "status",
-                    event.getStatus().name(),
+                    poll.get(i).getStatus().name(),
                     "result",
-                    result.name().toLowerCase(java.util.Locale.ROOT))
+                    verdicts.get(i).result().name().toLowerCase(java.util.Locale.ROOT))
                 .increment();
           }
         }
 
         @Override
         public void stats(List<SourceStats> poll) {
-          poll.forEach(stats::apply); // SourceStatsListener, one record per call
+          stats.applyAll(poll); // SourceStatsListener, after decoding
         }
       };
     }
