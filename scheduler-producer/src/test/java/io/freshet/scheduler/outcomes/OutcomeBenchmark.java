@@ -147,9 +147,23 @@ public final class OutcomeBenchmark {
         var stats = polls(ids.stream().map(id -> stats(id, at)).toList(), batch);
         measure(round, "stats applied", ids.size(), backend, () -> stats.forEach(inbound::stats));
       }
+      FIGURES.forEach(
+          (phase, rows) ->
+              System.out.printf(
+                  "median %-22s %8s %9s %10.0f %12.4f %12.4f %12.4f%n",
+                  phase,
+                  "",
+                  "",
+                  median(rows, 0),
+                  median(rows, 1),
+                  median(rows, 2),
+                  median(rows, 3)));
     }
     System.exit(0);
   }
+
+  /** Per phase, the figures of each round after the warm-up: records/s, then ms per record. */
+  private static final Map<String, List<double[]>> FIGURES = new java.util.LinkedHashMap<>();
 
   private static void measure(int round, String phase, int records, long backend, Runnable work) {
     var threads = ManagementFactory.getThreadMXBean();
@@ -164,6 +178,14 @@ public final class OutcomeBenchmark {
     double thread = (threads.getCurrentThreadCpuTime() - thread0) / 1e6;
     double jvm = (os.getProcessCpuTime() - jvm0) / 1e6;
     double pg = (ticks(backend) - pg0) * 10.0; // USER_HZ = 100
+    if (round > 0) {
+      FIGURES
+          .computeIfAbsent(phase, k -> new ArrayList<>())
+          .add(
+              new double[] {
+                records / (nanos / 1e9), thread / records, jvm / records, pg / records
+              });
+    }
     System.out.printf(
         "%-5d %-22s %8d %9.3f %10.0f %12.4f %12.4f %12.4f%n",
         round,
@@ -174,6 +196,12 @@ public final class OutcomeBenchmark {
         thread / records,
         jvm / records,
         pg / records);
+  }
+
+  private static double median(List<double[]> rows, int column) {
+    double[] values = rows.stream().mapToDouble(r -> r[column]).sorted().toArray();
+    int n = values.length;
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
   }
 
   /** utime + stime of a process, in clock ticks. */
