@@ -276,15 +276,23 @@ class OutcomeBatchesIT extends SchedulerItSupport {
     assertThat(dlqValues()).noneMatch(v -> ids.stream().anyMatch(id -> v.contains(id.toString())));
   }
 
-  /** Sends {@code values} with one key while the listener is paused, so one poll takes them all. */
+  /**
+   * Sends {@code values} with one key in one producer batch, so that they reach the listener in one
+   * poll, in this order: a fetch returns a partition's record batches whole.
+   */
   private void inOnePoll(String listenerId, List<byte[]> values) throws Exception {
     MessageListenerContainer container = listeners.getListenerContainer(listenerId);
     container.pause();
     await().atMost(Duration.ofSeconds(30)).until(container::isContainerPaused);
     byte[] key = UUID.randomUUID().toString().getBytes();
-    try (var producer = rawProducer()) {
+    try (var producer = rawProducer(Map.of(ProducerConfig.LINGER_MS_CONFIG, 1_000))) {
+      List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
       for (byte[] value : values) {
-        producer.send(new ProducerRecord<>(topics.fetchCompleted().name(), key, value)).get();
+        sent.add(producer.send(new ProducerRecord<>(topics.fetchCompleted().name(), key, value)));
+      }
+      producer.flush();
+      for (var f : sent) {
+        f.get();
       }
     }
     container.resume();
@@ -362,8 +370,9 @@ class OutcomeBatchesIT extends SchedulerItSupport {
         .build();
   }
 
-  private static KafkaProducer<byte[], byte[]> rawProducer() {
+  private static KafkaProducer<byte[], byte[]> rawProducer(Map<String, Object> settings) {
     var props = new Properties();
+    props.putAll(settings);
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
     return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
   }
