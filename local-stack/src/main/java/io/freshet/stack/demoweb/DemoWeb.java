@@ -183,6 +183,8 @@ public final class DemoWeb implements AutoCloseable {
         hub.handle(ex, path);
       } else if (path.equals("/_truth/versions")) {
         send(ex, 200, "application/x-ndjson", TruthJson.versions(json, truth, clock));
+      } else if (path.equals("/_truth/sources")) {
+        send(ex, 200, "application/x-ndjson", TruthJson.sources(json, catalog.sources()));
       } else {
         serveSource(ex, path, uri.getRawQuery());
       }

@@ -109,7 +109,14 @@ public final class LocalStack {
             + " Without a command: up.",
         ""
       },
-      subcommands = {Up.class, Infra.class, Status.class, Dlq.class, KeysCommand.class},
+      subcommands = {
+        Up.class,
+        Infra.class,
+        Status.class,
+        Dlq.class,
+        KeysCommand.class,
+        PushReportCommand.class
+      },
       exitCodeListHeading = "%nExit codes:%n",
       exitCodeList = {
         "0:done (up: stopped by Ctrl-C or ./freshet down)",

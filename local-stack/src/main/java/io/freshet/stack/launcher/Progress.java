@@ -21,8 +21,9 @@ import tools.jackson.databind.json.JsonMapper;
  * sources and hosts and the distribution of current intervals (the scheduler's census gauges;
  * intervals in the cadence model's time when the scheduler runs on the demo's clock, and said so);
  * fetches by status, items by novelty and errors by kind (the workers' counters); rows stored (the
- * sink's counters). Between two reads the counters become rates per minute; a first read shows them
- * as totals since the services started.
+ * sink's counters); push subscriptions by state and notifications (the push receiver's), and new
+ * items by what asked for their fetch, a push or a poll (the scheduler's). Between two reads the
+ * counters become rates per minute; a first read shows them as totals since the services started.
  */
 public final class Progress {
 
@@ -107,9 +108,9 @@ public final class Progress {
         "errors" + per,
         counts(now, before, seconds, WORKER, "freshet_worker_failures_total", "error_kind"));
 
-    if (now.containsKey(PUSH)) {
+    if (now.containsKey(PUSH) || scheduler.has("freshet_scheduler_items_new_total")) {
       Map<String, Object> push = new LinkedHashMap<>();
-      now.get(PUSH)
+      now.getOrDefault(PUSH, PrometheusText.EMPTY)
           .by("freshet_push_subscriptions", "state")
           .forEach(
               (state, n) -> {
@@ -119,6 +120,9 @@ public final class Progress {
               });
       counts(now, before, seconds, PUSH, "freshet_push_notifications_total", "result")
           .forEach((result, n) -> push.put("notifications_" + result + per, n));
+      // new items by what asked for their fetch: push (a notification), poll, manual (the API)
+      counts(now, before, seconds, SCHEDULER, "freshet_scheduler_items_new_total", "trigger")
+          .forEach((trigger, n) -> push.put("new_items_by_" + trigger + per, n));
       out.put("push", push);
     }
     Map<String, Object> failing = new LinkedHashMap<>();

@@ -199,6 +199,25 @@ class DemoWebTest {
         .allMatch(l -> !l.contains("\"served_at\":null"));
     assertThat(web.truth().servedCountBySource()).containsEntry(rss.id(), 2).hasSize(78);
 
+    // every source with the hub it announces, the one its versions carry
+    String truthSources = get(base() + "/_truth/sources", null, null).body();
+    assertThat(truthSources.lines()).hasSize(80);
+    for (String line : truthSources.lines().toList()) {
+      JsonNode s = json.readTree(line);
+      DemoSource source = web.catalog().get(s.get("source_id").asString());
+      DemoHub.Variant hub = DemoHub.variantOf(source);
+      assertThat(s.get("hub").isNull() ? null : s.get("hub").asString())
+          .isEqualTo(hub == null ? null : hub.name().toLowerCase());
+      assertThat(s.get("path").asString()).isEqualTo(source.path());
+    }
+    assertThat(truthSources.lines().filter(l -> l.contains("\"hub\":\"good\""))).isNotEmpty();
+    String rssHub =
+        DemoHub.variantOf(rss) == null
+            ? "null"
+            : "\"" + DemoHub.variantOf(rss).name().toLowerCase() + "\"";
+    assertThat(versions.lines().filter(l -> l.contains("\"source_id\":\"" + rss.id() + "\"")))
+        .allMatch(l -> l.contains("\"hub\":" + rssHub));
+
     String sources = get(base() + "/_sources", null, null).body();
     assertThat(sources.lines()).hasSize(80);
     JsonNode api =

@@ -141,6 +141,44 @@ class ProgressTest {
   }
 
   @Test
+  void newItemsByPushAndByPollFromTheSchedulersCounter() {
+    String scheduler =
+        SCHEDULER
+            + """
+            freshet_scheduler_items_new_total{trigger="push"} %s
+            freshet_scheduler_items_new_total{trigger="poll"} %s
+            """;
+    String push = "freshet_push_notifications_total{result=\"accepted\"} %s\n";
+    var first =
+        Progress.figures(
+            Map.of(
+                Progress.SCHEDULER,
+                PrometheusText.parse(scheduler.formatted("12.0", "30.0")),
+                Progress.PUSH,
+                PrometheusText.parse(push.formatted("14.0"))),
+            null,
+            0,
+            1440);
+    assertThat(first.get("push"))
+        .isEqualTo(
+            Map.of(
+                "notifications_accepted_since_start", 14L,
+                "new_items_by_push_since_start", 12L,
+                "new_items_by_poll_since_start", 30L));
+
+    var rates =
+        Progress.figures(
+            Map.of(Progress.SCHEDULER, PrometheusText.parse(scheduler.formatted("22.0", "31.0"))),
+            Map.of(Progress.SCHEDULER, PrometheusText.parse(scheduler.formatted("12.0", "30.0"))),
+            30,
+            1440);
+    // the push receiver not reached: the scheduler's counts still show
+    assertThat(rates.get("push"))
+        .isEqualTo(Map.of("new_items_by_push_per_minute", 20L, "new_items_by_poll_per_minute", 2L));
+    assertThat(Progress.line(rates)).contains("new items by push per minute 20");
+  }
+
+  @Test
   void theScreenAlignsLabelsAndDrawsTheIntervalsAsBars() {
     var figures =
         Progress.figures(Map.of(Progress.SCHEDULER, PrometheusText.parse(SCHEDULER)), null, 0, 1);

@@ -31,6 +31,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * row, in the poll's order, and stores every change with one statement ({@link ScheduleBatches}). A
  * redelivered, duplicate or stale outcome changes nothing. Several outcomes of one source are
  * decided in order, each against the row as the one before left it.
+ *
+ * <p>The new or changed items of an applied outcome are counted by what asked for the fetch ({@code
+ * freshet.scheduler.items.new}, {@code trigger}: {@code push} when a WebSub notification did,
+ * {@code manual} for the API's fetch-now, {@code poll} otherwise), so that what push brings can be
+ * told from what polling finds.
  */
 @Component
 public class OutcomeApplier {
@@ -106,8 +111,12 @@ public class OutcomeApplier {
     return verdicts;
   }
 
-  /** An applied outcome and what push did to it. */
-  private record Decided(OutcomeRules.Apply apply, PushRules.Verdict push) {}
+  /**
+   * An applied outcome and what push did to it.
+   *
+   * @param trigger what asked for the fetch ({@link ScheduleRepository.Locked#trigger})
+   */
+  private record Decided(OutcomeRules.Apply apply, PushRules.Verdict push, String trigger) {}
 
   private void applyLocked(
       List<FetchCompleted> events, UUID[] ids, List<Verdict<Result>> verdicts, Decided[] decided) {
@@ -175,7 +184,9 @@ public class OutcomeApplier {
         // While push is live, a successful poll is only a safety net (ADR 0015).
         PushRules.Verdict verdict = push.afterOutcome(row, locked.push(), event, decided, now);
         yield new Decided(
-            verdict instanceof PushRules.Relaxed relaxed ? relaxed.apply() : decided, verdict);
+            verdict instanceof PushRules.Relaxed relaxed ? relaxed.apply() : decided,
+            verdict,
+            locked.trigger());
       }
     };
   }
@@ -186,6 +197,12 @@ public class OutcomeApplier {
       meters.counter("freshet.scheduler.push.polls.relaxed").increment();
     } else if (decided.push() instanceof PushRules.Returned returned) {
       meters.counter("freshet.scheduler.push.returned", "reason", returned.reason()).increment();
+    }
+    int newItems = PushRules.newItems(event);
+    if (newItems > 0) {
+      meters
+          .counter("freshet.scheduler.items.new", "trigger", decided.trigger())
+          .increment(newItems);
     }
     if (apply.heldBy() != null) {
       meters.counter("freshet.scheduler.hints.held", "hint", apply.heldBy()).increment();

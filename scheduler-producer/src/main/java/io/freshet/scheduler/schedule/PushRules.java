@@ -137,6 +137,23 @@ public final class PushRules {
     return row.nextDueAt();
   }
 
+  /**
+   * How many new or changed items a fetch emitted: its digests not marked {@code seen}, or its
+   * {@code item_count} when it sent no digests.
+   */
+  public static int newItems(FetchCompleted event) {
+    if (event.getItems().isEmpty()) {
+      return Math.max(0, event.getItemCount());
+    }
+    int n = 0;
+    for (ItemDigest item : event.getItems()) {
+      if (item.getNovelty() != ItemNovelty.seen) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Whether a fetch read an item it had not emitted before, or one that changed. */
   static boolean foundNew(FetchCompleted event) {
     for (ItemDigest item : event.getItems()) {

@@ -35,7 +35,10 @@ public class ScheduleBatches {
   private static final String LOCK = "SELECT " + ScheduleRow.COLUMNS + LOCKED_ROWS;
 
   private static final String LOCK_WITH_PUSH =
-      "SELECT " + ScheduleRow.COLUMNS + ", s.push_live_until, s.push_received_at" + LOCKED_ROWS;
+      "SELECT "
+          + ScheduleRow.COLUMNS
+          + ", s.push_live_until, s.push_received_at, s.claim_trigger"
+          + LOCKED_ROWS;
 
   // manual_requested is left as it is by outcomes: set during the fetch, it must reach the next
   // claim, which reads it into FetchRequested.manual and clears it in the same statement.
@@ -133,7 +136,8 @@ public class ScheduleBatches {
                   row,
                   new PushRules.PushState(
                       ScheduleRow.instant(rs, "push_live_until"),
-                      ScheduleRow.instant(rs, "push_received_at"))));
+                      ScheduleRow.instant(rs, "push_received_at")),
+                  rs.getString("claim_trigger")));
           return null;
         });
     return rows;

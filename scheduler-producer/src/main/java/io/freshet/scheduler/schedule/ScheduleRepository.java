@@ -38,7 +38,7 @@ public class ScheduleRepository {
   private static final String LOCK_WITH_PUSH =
       "SELECT "
           + ScheduleRow.COLUMNS
-          + ", s.push_live_until, s.push_received_at"
+          + ", s.push_live_until, s.push_received_at, s.claim_trigger"
           + " FROM scheduler.sources s JOIN scheduler.tenants t ON t.id = s.tenant_id"
           + " WHERE s.id = :id FOR UPDATE OF s";
 
@@ -53,13 +53,15 @@ public class ScheduleRepository {
       """
       SET epoch = s.epoch + 1, lease_until = :leaseEnd, next_due_at = :leaseEnd,
           claimed_due_at = due.next_due_at, claimed_window_end = due.window_end,
-          manual_requested = false, updated_at = :now
+          claim_trigger = CASE WHEN due.push_requested THEN 'push'
+                               WHEN due.manual_requested THEN 'manual' ELSE 'poll' END,
+          manual_requested = false, push_requested = false, updated_at = :now
       """;
 
   private static final String CLAIM_DUE =
       """
       WITH due AS (
-        SELECT id, next_due_at, NULL::timestamptz AS window_end, manual_requested
+        SELECT id, next_due_at, NULL::timestamptz AS window_end, manual_requested, push_requested
         FROM scheduler.sources
         WHERE enabled AND next_due_at <= :now
         ORDER BY priority DESC, next_due_at
@@ -76,7 +78,7 @@ public class ScheduleRepository {
       """
       WITH due AS (
         SELECT id, :windowEnd::timestamptz AS next_due_at, :windowEnd::timestamptz AS window_end,
-               manual_requested
+               manual_requested, push_requested
         FROM scheduler.sources
         WHERE id IN (:ids) AND enabled AND (lease_until IS NULL OR lease_until <= :now)
         FOR UPDATE SKIP LOCKED
@@ -111,7 +113,7 @@ public class ScheduleRepository {
   private static final String REQUEST_PUSHED_FETCH =
       """
       UPDATE scheduler.sources SET
-          manual_requested = true,
+          manual_requested = true, push_requested = true,
           push_received_at = :receivedAt,
           next_due_at = CASE WHEN lease_until IS NULL OR lease_until <= :now
                              THEN least(next_due_at, :now) ELSE next_due_at END,
@@ -140,8 +142,13 @@ public class ScheduleRepository {
     return jdbc.sql(LOCK).param("id", id).query(ScheduleRow::map).optional();
   }
 
-  /** A locked row with what it says of push. */
-  public record Locked(ScheduleRow row, PushRules.PushState push) {}
+  /**
+   * A locked row with what outcomes need beside it.
+   *
+   * @param trigger what asked for the claim in flight: {@code push} (a WebSub notification), {@code
+   *     manual} (the API's fetch-now) or {@code poll} (the cadence, a safety-net poll, a run)
+   */
+  public record Locked(ScheduleRow row, PushRules.PushState push, String trigger) {}
 
   /**
    * The row and what it says of push ({@link PushRules}) in one statement, as every outcome needs
@@ -156,7 +163,8 @@ public class ScheduleRepository {
                     ScheduleRow.map(rs, n),
                     new PushRules.PushState(
                         ScheduleRow.instant(rs, "push_live_until"),
-                        ScheduleRow.instant(rs, "push_received_at"))))
+                        ScheduleRow.instant(rs, "push_received_at")),
+                    rs.getString("claim_trigger")))
         .optional();
   }
 

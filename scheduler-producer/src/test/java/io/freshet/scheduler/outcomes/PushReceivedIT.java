@@ -2,6 +2,7 @@ package io.freshet.scheduler.outcomes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.freshet.scheduler.testing.SchedulerItSupport;
 import io.freshet.scheduler.testing.TestEvents;
 import io.freshet.schemas.avro.FetchStatus;
@@ -35,6 +36,7 @@ class PushReceivedIT extends SchedulerItSupport {
 
   @Autowired MeterRegistry meters;
   @Autowired OutcomeApplier applier;
+  @Autowired ScheduleRepository schedule;
 
   private static final String HOURLY = "{\"cadence\":{\"mode\":\"interval\",\"every_minutes\":60}}";
 
@@ -231,6 +233,61 @@ class PushReceivedIT extends SchedulerItSupport {
         .isBefore(surprise.getFinishedAt().plus(Duration.ofMinutes(63)));
     assertThat(counter("freshet.scheduler.push.returned", "reason", "unannounced"))
         .isEqualTo(unannounced + 1);
+  }
+
+  @Test
+  void theNewItemsOfAFetchAreCountedByWhatAskedForIt() throws Exception {
+    UUID id = source().nextDueAt(Instant.now().plus(Duration.ofHours(2))).insert();
+    double push = counter("freshet.scheduler.items.new", "trigger", "push");
+    double manual = counter("freshet.scheduler.items.new", "trigger", "manual");
+    double poll = counter("freshet.scheduler.items.new", "trigger", "poll");
+
+    // A notification's fetch-now: two new items and one seen.
+    double requested = count("requested");
+    publish(id, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> count("requested") == requested + 1);
+    assertThat(claimAndAnswer(id, 1, 2))
+        .containsEntry("push", push + 2)
+        .containsEntry("manual", manual)
+        .containsEntry("poll", poll);
+
+    // The API's fetch-now, then a cadence claim: each counted under its own trigger.
+    schedule.requestFetch(id, Instant.now());
+    assertThat(claimAndAnswer(id, 2, 1))
+        .containsEntry("push", push + 2)
+        .containsEntry("manual", manual + 1);
+    assertThat(claimAndAnswer(id, 3, 3)).containsEntry("poll", poll + 3);
+    // A fetch that found nothing new counts nothing.
+    assertThat(claimAndAnswer(id, 4, 0))
+        .containsEntry("push", push + 2)
+        .containsEntry("manual", manual + 1)
+        .containsEntry("poll", poll + 3);
+  }
+
+  /**
+   * Claims the source (epoch {@code epoch}), applies an outcome with {@code added} new items and
+   * one seen, and returns the new-item counters by trigger.
+   */
+  private java.util.Map<String, Double> claimAndAnswer(UUID id, long epoch, int added) {
+    Instant now = Instant.now();
+    assertThat(schedule.claimIds(List.of(id), now, now, now.plus(Duration.ofMinutes(5))))
+        .hasSize(1);
+    var outcome = TestEvents.completed(id, epoch, FetchStatus.ok);
+    List<ItemDigest> items = new java.util.ArrayList<>();
+    items.add(item("seen-" + epoch, ItemNovelty.seen));
+    for (int i = 0; i < added; i++) {
+      items.add(item("new-" + epoch + "-" + i, ItemNovelty.added));
+    }
+    outcome.setItems(items);
+    outcome.setItemCount(added);
+    assertThat(applier.apply(outcome)).isEqualTo(OutcomeApplier.Result.APPLIED);
+    java.util.Map<String, Double> out = new java.util.HashMap<>();
+    for (String trigger : List.of("push", "manual", "poll")) {
+      out.put(trigger, counter("freshet.scheduler.items.new", "trigger", trigger));
+    }
+    return out;
   }
 
   private static ItemDigest item(String id, ItemNovelty novelty) {

@@ -167,6 +167,17 @@ class PushRulesTest {
     return new OutcomeRules.Apply("{\"etag\":\"new\"}", "ok", null, FINISHED, null, 0, due);
   }
 
+  @Test
+  void newItemsAreTheDigestsNotSeenOrTheItemCountWithoutDigests() {
+    assertThat(PushRules.newItems(ok(ItemNovelty.added))).isEqualTo(1);
+    assertThat(PushRules.newItems(ok(ItemNovelty.changed))).isEqualTo(1);
+    assertThat(PushRules.newItems(ok(ItemNovelty.seen))).isZero();
+    assertThat(PushRules.newItems(status(FetchStatus.not_modified))).isZero();
+    FetchCompleted countOnly = status(FetchStatus.ok);
+    countOnly.setItemCount(3);
+    assertThat(PushRules.newItems(countOnly)).isEqualTo(3);
+  }
+
   private static FetchCompleted status(FetchStatus status) {
     FetchCompleted event = TestEvents.completed(ID, 3, status);
     event.setFinishedAt(FINISHED);
