@@ -1,44 +1,30 @@
 package io.freshet.sink.api;
 
+import io.freshet.kit.audit.AuditEndpoint;
 import io.freshet.kit.audit.AuditPage;
-import io.freshet.kit.security.KeyPrincipal;
-import io.freshet.kit.web.ApiException;
-import io.freshet.kit.web.PageParams;
+import io.freshet.kit.audit.AuditQuery;
 import io.freshet.sink.audit.AuditLog;
-import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import org.springframework.http.MediaType;
-import org.springframework.security.core.annotation.AuthenticationPrincipal;
-import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /audit}: the changes made through the sink's API (retention marks and releases,
- * cleanups), newest first, paged by id, as the scheduler's {@code GET /audit} shows its own. An
- * admin key reads every record (or a tenant's, {@code ?tenant_id=}); a tenant's write key its own
- * tenant's only; a read key none (403, {@code SinkSecurityRules}: the audit log names keys and what
- * they changed).
+ * {@code GET /audit} ({@link AuditEndpoint}): the changes made through the sink's API (retention
+ * marks and releases, cleanups), newest first, paged by id. A read key gets 403 ({@code
+ * SinkSecurityRules}).
  */
 @RestController
 @RequestMapping(path = "/audit", produces = MediaType.APPLICATION_JSON_VALUE)
-@Tag(name = "audit", description = "Every change made through the API, with the key that made it")
-class AuditController {
-
-  /** Records per page unless {@code limit} says otherwise. */
-  static final int DEFAULT_LIMIT = 50;
-
-  /** The largest {@code limit}. */
-  static final int MAX_LIMIT = 500;
-
-  /** A tenant id as the scheduler makes them (its TenantRequest.ID_PATTERN). */
-  private static final String TENANT_ID = "^[A-Za-z0-9._-]{1,100}$";
+@Tag(
+    name = "audit",
+    description =
+        "Every change made through the API, with the key that made it. Actions: retention.mark,"
+            + " retention.release, cleanup (tenant_id and target_id null: it acts for every"
+            + " tenant). changes: a mark's or release's reason, ref, content_ids and marked,"
+            + " already_marked or released; a cleanup's deleted, batches, activity_deleted,"
+            + " exhausted, expired_before and activity_before.")
+class AuditController extends AuditEndpoint {
 
   private final AuditLog audit;
 
@@ -46,41 +32,8 @@ class AuditController {
     this.audit = audit;
   }
 
-  @Operation(
-      summary = "Audit records, newest first",
-      description =
-          "Each record: id, at, key_id (the key that made the change), tenant_id (null for a"
-              + " cleanup, which acts for every tenant), action (retention.mark,"
-              + " retention.release, cleanup), target_id (a mark's ref; null for a cleanup) and"
-              + " changes (JSON: a mark's or release's reason, ref, content_ids and marked,"
-              + " already_marked or released; a cleanup's deleted, batches, activity_deleted,"
-              + " exhausted, expired_before and activity_before; a key's text never). An admin key"
-              + " reads every tenant's records unless tenant_id names one; a write key its own"
-              + " tenant's (another tenant_id is 404); a read key none (403). Page with before ="
-              + " the previous page's next_before.")
-  @ApiResponse(responseCode = "403", description = "A read key: the audit log needs write or admin")
-  @GetMapping
-  AuditPage list(
-      @Parameter(hidden = true) @AuthenticationPrincipal KeyPrincipal caller,
-      @Parameter(description = "Only this tenant's records (an admin key; a tenant key's own)")
-          @RequestParam(name = "tenant_id", required = false)
-          String tenantId,
-      @Parameter(description = "Records per page, 1 to " + MAX_LIMIT + "; " + DEFAULT_LIMIT)
-          @RequestParam(required = false)
-          String limit,
-      @Parameter(description = "Only records with a smaller id: the previous page's next_before")
-          @RequestParam(required = false)
-          String before) {
-    List<String> errors = new ArrayList<>();
-    if (tenantId != null && !tenantId.matches(TENANT_ID)) {
-      errors.add("tenant_id: must be 1 to 100 characters of A-Z a-z 0-9 . _ -");
-    }
-    int size = PageParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT, errors);
-    Long beforeId = PageParams.before(before, errors);
-    if (!errors.isEmpty()) {
-      throw ApiException.badRequest(errors);
-    }
-    Optional<String> tenant = caller.actingFor(tenantId);
-    return audit.page(tenant, beforeId, size);
+  @Override
+  protected AuditPage page(AuditQuery query) {
+    return audit.page(query.tenant(), query.before(), query.limit());
   }
 }

@@ -6,13 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.freshet.kit.security.Role;
+import io.freshet.kit.testing.TestKeys;
+import io.freshet.kit.testing.TestKeys.Key;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.sink.audit.AuditAction;
 import io.freshet.sink.audit.AuditLog;
 import io.freshet.sink.testing.ApiClient;
 import io.freshet.sink.testing.SinkItSupport;
-import io.freshet.sink.testing.TestKeys;
-import io.freshet.sink.testing.TestKeys.Key;
+import io.freshet.testsupport.Infrastructure;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -27,10 +28,10 @@ import org.springframework.transaction.IllegalTransactionStateException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The sink's audit log (issue 22, item 5) through its API: a tenant's write key marks and releases,
- * an admin runs cleanup, and {@code GET /audit} shows exactly those records, newest first, with the
- * right keys and tenants and no key's text; refused changes leave no record; a read key is refused;
- * another tenant's write key sees none of them.
+ * The sink's audit log through its API: a tenant's write key marks and releases, an admin runs
+ * cleanup, and {@code GET /audit} shows exactly those records, newest first, with the right keys
+ * and tenants and no key's text; refused changes leave no record; a read key is refused; another
+ * tenant's write key sees none of them.
  */
 class AuditIT extends SinkItSupport {
 
@@ -62,7 +63,7 @@ class AuditIT extends SinkItSupport {
     Key readA = TestKeys.make(tenantA, Role.READ, null, null);
     Key writeB = TestKeys.make(tenantB, Role.WRITE, null, null);
     List<Key> keys = List.of(admin, writeA, readA, writeB);
-    TestKeys.publish(topics, keys);
+    TestKeys.publish(Infrastructure.kafka().bootstrapServers(), topics, keys);
     var api = new ApiClient(port, "unused");
     await()
         .atMost(WAIT)

@@ -73,4 +73,21 @@ class CursorRedactorTest {
     assertThat(shown.get("paging").get("n").asInt()).isEqualTo(2);
     assertThat(shown.get("token").isNull()).isTrue();
   }
+
+  @Test
+  void theKitsOneRuleAppliesACredentialByItsFormAndANamingSuffix() {
+    // before the rule moved to the service kit, the sink's copy masked by name only and knew
+    // fewer naming suffixes than the scheduler's
+    JsonNode shown =
+        CursorRedactor.redact(
+            json(
+                """
+                {"h": "Bearer abcdef123456", "auth_field": "Authorization",
+                 "next": "https://api.example.com/x?h=Bearer%20abcdef&page=2"}
+                """));
+
+    assertThat(shown.get("h").asString()).isEqualTo("***");
+    assertThat(shown.get("auth_field").asString()).isEqualTo("Authorization");
+    assertThat(shown.get("next").asString()).isEqualTo("https://api.example.com/x?h=***&page=2");
+  }
 }

@@ -8,14 +8,15 @@ import static org.awaitility.Awaitility.await;
 
 import io.freshet.kit.security.KeyTopicReader;
 import io.freshet.kit.security.Role;
+import io.freshet.kit.testing.TestKeys;
+import io.freshet.kit.testing.TestKeys.Key;
 import io.freshet.schemas.avro.ContentFetched;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.ItemNovelty;
 import io.freshet.schemas.avro.SignalType;
 import io.freshet.sink.testing.ApiClient;
 import io.freshet.sink.testing.SinkItSupport;
-import io.freshet.sink.testing.TestKeys;
-import io.freshet.sink.testing.TestKeys.Key;
+import io.freshet.testsupport.Infrastructure;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -30,11 +31,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * The cross-tenant matrix (issue 22): three tenants, each with content, versions and an activity
- * log; keys admin, write, read, revoked, expired, none and a bogus one; every endpoint against each
- * tenant's objects → the status the module README documents, another tenant's object the same 404
- * as a missing one, and no other tenant's data (nor any cursor token) in any body. Keys are made as
- * the scheduler makes them and arrive as it publishes them: on the key topic.
+ * The cross-tenant matrix: three tenants, each with content, versions and an activity log; keys
+ * admin, write, read, revoked, expired, none and a bogus one; every endpoint against each tenant's
+ * objects → the status the module README documents, another tenant's object the same 404 as a
+ * missing one, and no other tenant's data (nor any cursor token) in any body. Keys are made as the
+ * scheduler makes them and arrive as it publishes them: on the key topic.
  */
 class TenantMatrixIT extends SinkItSupport {
 
@@ -143,7 +144,7 @@ class TenantMatrixIT extends SinkItSupport {
     }
     callers.add(new Caller("none", null, "refused", null));
     callers.add(new Caller("bogus", null, "refused", "Bearer nope"));
-    TestKeys.publish(topics, keys);
+    TestKeys.publish(Infrastructure.kafka().bootstrapServers(), topics, keys);
 
     var api = new ApiClient(port, "unused");
     long anyId = tenants.getFirst().contentIds().getFirst();

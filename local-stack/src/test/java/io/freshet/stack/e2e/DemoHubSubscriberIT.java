@@ -42,11 +42,11 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The WebSub subscriber cases (issue 25, "What it must show") against the demo web's hub, with the
- * real push-receiver (its exec jar, on the real broker, registry and PostgreSQL of the local stack,
- * as {@code ./freshet up} runs it): renew, unsubscribe, bad and missing signatures for each method,
- * a notification to an unknown callback, a replayed notification, and a hub that lets a lease
- * lapse. Subscribe, verify and deny against this hub are {@code PushEndToEndIT}'s.
+ * The WebSub subscriber cases (those websub.rocks runs for a subscriber) against the demo web's
+ * hub, with the real push-receiver (its exec jar, on the real broker, registry and PostgreSQL of
+ * the local stack, as {@code ./freshet up} runs it): renew, unsubscribe, bad and missing signatures
+ * for each method, a notification to an unknown callback, a replayed notification, and a hub that
+ * lets a lease lapse. Subscribe, verify and deny against this hub are {@code PushEndToEndIT}'s.
  *
  * <p>The hub's test hooks ({@link DemoHub#grantLease}, {@link DemoHub#refuseRenewals}, {@link
  * DemoHub#pauseDeliveries}, {@link DemoHub#push}) are set before any source is registered: every

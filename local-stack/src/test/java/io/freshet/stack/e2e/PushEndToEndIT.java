@@ -27,12 +27,12 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * WebSub on the local stack (issue 25): the demo web is the hub of a share of its feeds, the
- * push-receiver subscribes through it, the scheduler (on the demo web's clock, as {@code ./freshet
- * up} runs it) turns each notification into a fetch and polls a source with a live subscription
- * only as a safety net. Over a window of the replay, items published on the pushed feeds are stored
- * exactly once (the reconciliation against the demo web's ground truth is printed) while the worker
- * fetches those feeds far less often per new item than the polled feeds of the same kinds; the
+ * WebSub on the local stack: the demo web is the hub of a share of its feeds, the push-receiver
+ * subscribes through it, the scheduler (on the demo web's clock, as {@code ./freshet up} runs it)
+ * turns each notification into a fetch and polls a source with a live subscription only as a safety
+ * net. Over a window of the replay, items published on the pushed feeds are stored exactly once
+ * (the reconciliation against the demo web's ground truth is printed) while the worker fetches
+ * those feeds far less often per new item than the polled feeds of the same kinds; the
  * publish-to-served delay of each group is printed too.
  */
 class PushEndToEndIT {

@@ -17,9 +17,10 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 
 /**
- * The scheduler's own Kafka wiring: the idempotent acks=all producer of FetchRequested, and the
- * record listeners of FetchCompleted and SourceStats. Topics, dead letters, read_committed and the
- * poison-or-outage rule come from the service kit ({@link ListenerFactories}).
+ * The scheduler's own Kafka wiring: the idempotent acks=all producer of FetchRequested, the batch
+ * listeners of FetchCompleted and SourceStats and the record listener of PushReceived. Topics, dead
+ * letters, read_committed and the poison-or-outage rule come from the service kit ({@link
+ * ListenerFactories}).
  */
 @Configuration(proxyBeanMethods = false)
 class KafkaConfig {
@@ -56,8 +57,19 @@ class KafkaConfig {
   }
 
   /**
-   * One record per call: each outcome and each stats record is decided on its own (the listeners
-   * decode, so a dead letter keeps the original bytes).
+   * A poll's records per call: the outcomes and stats of a poll are applied in one transaction of a
+   * few statements (the listeners decode, so a dead letter keeps the original bytes, and
+   * dead-letter their own poison records after storing the rest).
+   */
+  @Bean
+  ConcurrentKafkaListenerContainerFactory<String, byte[]> batchListenerFactory(
+      ListenerFactories factories) {
+    return factories.batches(1);
+  }
+
+  /**
+   * One record per call: each push event is applied on its own (the listener decodes, so a dead
+   * letter keeps the original bytes).
    */
   @Bean
   ConcurrentKafkaListenerContainerFactory<String, byte[]> rawListenerFactory(

@@ -1,43 +1,107 @@
 package io.freshet.scheduler.outcomes;
 
-import io.freshet.scheduler.schedule.Rescheduler;
-import io.freshet.scheduler.schedule.ScheduleRepository;
+import io.freshet.scheduler.schedule.NextDue;
+import io.freshet.scheduler.schedule.ScheduleBatches;
+import io.freshet.scheduler.schedule.ScheduleRow;
 import io.freshet.schemas.avro.SourceStats;
+import io.freshet.schemas.serde.PoisonRecordException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Stores a source's latest {@code SourceStats} on its row (denormalised, as the signal-adaptive
- * note asks: computing cadence reads only the row) and recomputes its next due time. Older stats
- * than the stored ones (redelivery, compaction replays) change nothing: {@link
- * ScheduleRepository#storeStats} stores nothing then, and the source is not rescheduled.
+ * Stores sources' latest {@code SourceStats} on their rows (denormalised, as the signal-adaptive
+ * note asks: computing cadence reads only the row) and recomputes their next due times, a poll at a
+ * time in one transaction of three statements ({@link ScheduleBatches}): lock the poll's rows,
+ * store the stats, store the due times. Older stats than the stored ones (redelivery, compaction
+ * replays) change nothing and the source is not rescheduled; within a poll, a source's records
+ * count in order, each against the stats the one before left, so its last record of the newest
+ * {@code updated_at} is the one stored. A source with a fetch in flight keeps its due time (the
+ * outcome will schedule it); a pending fetch-now keeps it due now.
  */
 @Component
 public class StatsApplier {
 
-  private final ScheduleRepository schedule;
+  private final ScheduleBatches schedule;
   private final TransactionTemplate tx;
-  private final Rescheduler rescheduler;
+  private final NextDue nextDue;
+  private final Clock clock;
 
-  StatsApplier(ScheduleRepository schedule, TransactionTemplate tx, Rescheduler rescheduler) {
+  StatsApplier(ScheduleBatches schedule, TransactionTemplate tx, NextDue nextDue, Clock clock) {
     this.schedule = schedule;
     this.tx = tx;
-    this.rescheduler = rescheduler;
+    this.nextDue = nextDue;
+    this.clock = clock;
   }
 
-  /** Returns true when the stats were newer than the stored ones and were stored. */
+  /**
+   * Returns true when the stats were newer than the stored ones and were stored.
+   *
+   * @throws PoisonRecordException when the source id is malformed
+   */
   public boolean apply(SourceStats stats) {
-    UUID id = OutcomeApplier.parseId(stats.getSourceId());
-    Boolean stored =
-        tx.execute(
-            status -> {
-              boolean newer = schedule.storeStats(id, stats);
-              if (newer) {
-                rescheduler.reschedule(id);
-              }
-              return newer;
-            });
-    return Boolean.TRUE.equals(stored);
+    return applyAll(List.of(stats)).getFirst().orThrow();
+  }
+
+  /**
+   * Applies a poll's stats in one transaction; a record whose source id is malformed is poison (its
+   * verdict says so) and the others are applied.
+   *
+   * @return per record, whether it was stored (false: older than the stored ones, or no such
+   *     source)
+   */
+  public List<Verdict<Boolean>> applyAll(List<SourceStats> all) {
+    int n = all.size();
+    List<Verdict<Boolean>> verdicts = new ArrayList<>(Collections.nCopies(n, null));
+    UUID[] ids = new UUID[n];
+    Set<UUID> distinct = new LinkedHashSet<>();
+    for (int i = 0; i < n; i++) {
+      try {
+        ids[i] = OutcomeApplier.parseId(all.get(i).getSourceId());
+        distinct.add(ids[i]);
+      } catch (PoisonRecordException e) {
+        verdicts.set(i, Verdict.poison(e));
+      }
+    }
+    tx.executeWithoutResult(
+        status -> {
+          Instant now = clock.instant();
+          Map<UUID, ScheduleRow> rows = schedule.lock(distinct);
+          Map<UUID, Instant> stored = new HashMap<>();
+          rows.values().forEach(r -> stored.put(r.id(), r.statsUpdatedAt()));
+          Map<UUID, ScheduleBatches.StatsWrite> latest = new LinkedHashMap<>();
+          for (int i = 0; i < n; i++) {
+            if (ids[i] == null) {
+              continue;
+            }
+            Instant updatedAt = all.get(i).getUpdatedAt();
+            boolean newer =
+                rows.containsKey(ids[i])
+                    && (stored.get(ids[i]) == null || !stored.get(ids[i]).isAfter(updatedAt));
+            if (newer) {
+              stored.put(ids[i], updatedAt);
+              latest.put(ids[i], new ScheduleBatches.StatsWrite(ids[i], all.get(i)));
+            }
+            verdicts.set(i, Verdict.of(newer));
+          }
+          Map<UUID, Instant> dues = new LinkedHashMap<>();
+          for (ScheduleRow row : schedule.storeStats(List.copyOf(latest.values()))) {
+            if (row.leaseUntil() == null || !row.leaseUntil().isAfter(now)) {
+              dues.put(row.id(), row.manualRequested() ? now : nextDue.recompute(row, now));
+            }
+          }
+          schedule.setNextDue(dues, now);
+        });
+    return verdicts;
   }
 }

@@ -1,6 +1,5 @@
 package io.freshet.scheduler.schedule;
 
-import io.freshet.schemas.avro.SourceStats;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -11,15 +10,15 @@ import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The one owner of a source's schedule columns: every statement that writes {@code next_due_at},
- * the lease, the epoch, the misses, the manual flag or the stats that cadence reads is here —
- * claims, outcomes, set-asides, reschedules, manual fetches and stats — so the rules that keep them
- * consistent can be read in one place. What the new values are is decided elsewhere, in plain Java
- * ({@link OutcomeRules}, {@link NextDue}); this class only stores them. Writes must run inside the
- * caller's transaction.
+ * The owner of a source's schedule columns, with {@link ScheduleBatches} (the inbound path's
+ * statements for a whole poll: outcomes and stats): every statement that writes {@code
+ * next_due_at}, the lease, the epoch, the misses, the manual flag or the stats that cadence reads
+ * is in one of the two — claims, outcomes, set-asides, reschedules, manual fetches and stats — so
+ * the rules that keep them consistent can be read in one place. What the new values are is decided
+ * elsewhere, in plain Java ({@link OutcomeRules}, {@link NextDue}); this class only stores them.
+ * Writes must run inside the caller's transaction.
  *
  * <p>Claims (ADR 0007 (docs/adr/0007-due-selection-in-sql-with-skip-locked.md)): one statement
  * selects the due sources — the due check in SQL before the LIMIT — with {@code FOR UPDATE SKIP
@@ -90,32 +89,6 @@ public class ScheduleRepository {
           + "FROM due WHERE s.id = due.id\n"
           + RETURNING;
 
-  private static final String APPLY_OUTCOME =
-      """
-      UPDATE scheduler.sources SET
-        lease_until = NULL, cursor_json = :cursor::jsonb, last_status = :status, last_error = :error,
-        last_outcome_at = :at, retry_after = :retryAfter, consecutive_misses = :misses,
-        next_due_at = :nextDue, updated_at = :now,
-        hints = CASE WHEN :facts THEN CAST(:hints AS jsonb) ELSE hints END,
-        hint_not_before = CASE WHEN :facts THEN CAST(:hintNotBefore AS timestamptz)
-                               ELSE hint_not_before END,
-        moved_to = CASE WHEN :facts THEN CAST(:movedTo AS text) ELSE moved_to END,
-        self_url = CASE WHEN :facts THEN CAST(:selfUrl AS text) ELSE self_url END,
-        hub_url = CASE WHEN :facts THEN CAST(:hubUrl AS text) ELSE hub_url END,
-        url = coalesce(CAST(:newUrl AS text), url), host = coalesce(CAST(:newHost AS text), host),
-        enabled = enabled AND CAST(:disabledReason AS text) IS NULL,
-        disabled_reason = coalesce(CAST(:disabledReason AS text), disabled_reason)
-      WHERE id = :id
-      """;
-
-  private static final String RECORD_MOVE =
-      """
-      INSERT INTO scheduler.source_url_history (source_id, url, replaced_by, reason, replaced_at)
-      VALUES (:id, :from, :to, 'moved_permanently', :now)
-      """;
-  // manual_requested is left as it is by outcomes: set during the fetch, it must reach the next
-  // claim, which reads it into FetchRequested.manual and clears it in the same statement.
-
   private static final String SET_ASIDE =
       """
       UPDATE scheduler.sources SET lease_until = NULL, last_status = 'failed', last_error = :error,
@@ -158,21 +131,6 @@ public class ScheduleRepository {
       WHERE id = :id AND (push_state_at IS NULL OR push_state_at < :at)
       """;
 
-  // Older stats than the stored ones (redelivery, compaction replays) match no row: the check is in
-  // the statement, so two deliveries racing cannot store the older one last.
-  private static final String STORE_STATS =
-      """
-      UPDATE scheduler.sources SET
-        window_fetches = :windowFetches, avg_signal_yield = :yield,
-        dominant_signal_type = :dominant, type_counts = :typeCounts::jsonb,
-        median_days_to_event = :median, publish_interval_avg_ms = :interval,
-        recent_published_at = :recent, change_rate = :changeRate,
-        consecutive_empty = :empty, stats_updated_at = :updatedAt
-      WHERE id = :id AND (stats_updated_at IS NULL OR stats_updated_at <= :updatedAt)
-      """;
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
-
   private final JdbcClient jdbc;
 
   public ScheduleRepository(JdbcClient jdbc) {
@@ -184,7 +142,6 @@ public class ScheduleRepository {
     return jdbc.sql(LOCK).param("id", id).query(ScheduleRow::map).optional();
   }
 
-  /** A locked row with what it says of push. */
   /**
    * A locked row with what outcomes need beside it.
    *
@@ -257,44 +214,6 @@ public class ScheduleRepository {
         .param("now", ts(now))
         .query(Integer.class)
         .single();
-  }
-
-  /**
-   * Stores an applied outcome ({@link OutcomeRules}) and releases the lease: the schedule columns,
-   * what the server said of the source, a confirmed move (the old URL kept in {@code
-   * source_url_history}) and a disabling ({@code gone}).
-   */
-  public void applyOutcome(UUID id, OutcomeRules.Apply outcome, Instant now) {
-    OutcomeRules.Facts facts = outcome.facts();
-    OutcomeRules.Move move = outcome.move();
-    jdbc.sql(APPLY_OUTCOME)
-        .param("cursor", outcome.cursorJson())
-        .param("status", outcome.status())
-        .param("error", outcome.error())
-        .param("at", ts(outcome.outcomeAt()))
-        .param("retryAfter", ts(outcome.retryAfter()))
-        .param("misses", outcome.misses())
-        .param("nextDue", ts(outcome.nextDue()))
-        .param("now", ts(now))
-        .param("facts", facts != null)
-        .param("hints", facts == null ? null : facts.hintsJson())
-        .param("hintNotBefore", facts == null ? null : ts(facts.hintNotBefore()))
-        .param("movedTo", facts == null ? null : facts.movedTo())
-        .param("selfUrl", facts == null ? null : facts.selfUrl())
-        .param("hubUrl", facts == null ? null : facts.hubUrl())
-        .param("newUrl", move == null ? null : move.to())
-        .param("newHost", move == null ? null : move.host())
-        .param("disabledReason", outcome.disabledReason())
-        .param("id", id)
-        .update();
-    if (move != null) {
-      jdbc.sql(RECORD_MOVE)
-          .param("id", id)
-          .param("from", move.from())
-          .param("to", move.to())
-          .param("now", ts(now))
-          .update();
-    }
   }
 
   /**
@@ -371,45 +290,6 @@ public class ScheduleRepository {
             .param("id", id)
             .update()
         > 0;
-  }
-
-  /** Push no longer counts for this source (its lease ended, or a poll found unannounced items). */
-  public void clearPushLive(UUID id, Instant now) {
-    jdbc.sql(
-            "UPDATE scheduler.sources SET push_live_until = NULL, updated_at = :now WHERE id = :id")
-        .param("now", ts(now))
-        .param("id", id)
-        .update();
-  }
-
-  /**
-   * Stores a source's latest {@code SourceStats} on its row, unless the stored ones are newer (same
-   * {@code updated_at} stores again). Does not touch the due time: the caller reschedules.
-   *
-   * @return whether the stats were stored (false: older than the stored ones, or no such source)
-   */
-  public boolean storeStats(UUID id, SourceStats stats) {
-    int n =
-        jdbc.sql(STORE_STATS)
-            .param("windowFetches", stats.getWindowFetches())
-            .param("yield", stats.getAvgSignalYield())
-            .param(
-                "dominant",
-                stats.getDominantSignalType() == null ? null : stats.getDominantSignalType().name())
-            .param("typeCounts", JSON.writeValueAsString(stats.getTypeCounts()))
-            .param("median", stats.getMedianDaysToEvent())
-            .param("interval", stats.getPublishIntervalAvg())
-            .param(
-                "recent",
-                stats.getRecentPublishedAt().stream()
-                    .map(Timestamp::from)
-                    .toArray(Timestamp[]::new))
-            .param("changeRate", stats.getChangeRate())
-            .param("empty", stats.getConsecutiveEmpty())
-            .param("updatedAt", Timestamp.from(stats.getUpdatedAt()))
-            .param("id", id)
-            .update();
-    return n > 0;
   }
 
   private static Timestamp ts(Instant instant) {

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.freshet.kit.security.Role;
+import io.freshet.kit.testing.TestKeys;
+import io.freshet.kit.testing.TestKeys.Key;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.stats.testing.StatsApp;
-import io.freshet.stats.testing.TestKeys;
-import io.freshet.stats.testing.TestKeys.Key;
 import io.freshet.stats.testing.Topics;
 import io.freshet.testsupport.KafkaFixture;
 import io.freshet.testsupport.RealInfrastructure;
@@ -28,10 +28,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The cross-tenant matrix of the stats API (issue 22): three tenants' sources, keys admin, write,
- * read, revoked, expired, none and a bogus one, every endpoint against each tenant's source → the
- * status the module README documents; another tenant's source is the same 404 as a source without
- * stats (and listed in {@code unknown}); no other tenant's stats in any body.
+ * The cross-tenant matrix of the stats API: three tenants' sources, keys admin, write, read,
+ * revoked, expired, none and a bogus one, every endpoint against each tenant's source → the status
+ * the module README documents; another tenant's source is the same 404 as a source without stats
+ * (and listed in {@code unknown}); no other tenant's stats in any body.
  */
 @RealInfrastructure({Component.KAFKA, Component.REGISTRY})
 class TenantMatrixIT {

@@ -1,5 +1,6 @@
 package io.freshet.scheduler.api.support;
 
+import io.freshet.kit.web.ApiDocs;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.PathItem;
@@ -13,8 +14,6 @@ import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
-import io.swagger.v3.oas.models.security.SecurityRequirement;
-import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.lang.annotation.Annotation;
 import java.util.ArrayList;
 import org.springdoc.core.customizers.OpenApiCustomizer;
@@ -32,7 +31,6 @@ import tools.jackson.databind.JsonNode;
 @Configuration(proxyBeanMethods = false)
 class OpenApiConfig {
 
-  static final String BEARER = "bearer";
   static final String ERROR_SCHEMA = "Problem";
 
   static {
@@ -42,44 +40,35 @@ class OpenApiConfig {
 
   @Bean
   OpenAPI freshetOpenApi() {
-    return new OpenAPI()
-        .info(
-            new Info()
-                .title("Freshet scheduler API")
-                .version("v1")
-                .description(
-                    "Sources and tenants of the Freshet scheduler. Every source is fetched by"
-                        + " the fetch-worker when due; its cadence lives in config.cadence. Every"
-                        + " call needs Authorization: Bearer <key>, an API key (fk_<id>_<secret>):"
-                        + " reads (GET, HEAD) accept a read, write or admin key, writes a write or"
-                        + " admin key, tenant changes and /keys an admin key, GET /audit a write"
-                        + " or admin key. Every call acts for the tenant of its key: a read or"
-                        + " write key sees only its tenant's sources and tenant (another tenant's,"
-                        + " or a path, query or body tenant_id naming another, is 404 as if it did"
-                        + " not exist); an admin key acts for every tenant, lists cover them all"
-                        + " unless tenant_id names one, and a creation must name it. Put secrets"
-                        + " (API keys, passwords, header values) in credentials, which are sealed"
-                        + " and never shown: url query parameters and config values that are"
-                        + " secrets (by a secret name such as token, secret, password, key, auth,"
-                        + " sig, session, cookie — not a name that names something, such as"
-                        + " sync_token_param — or by a credential's form, such as Bearer …) are"
-                        + " shown as ***; a PUT of what a GET returned keeps them (*** in their"
-                        + " place keeps the stored secret while the url stays on its server), ***"
-                        + " anywhere else under a secret name is refused. Every change is in the"
-                        + " audit log (GET /audit). Errors are RFC 9457 problems (application/problem+json:"
-                        + " type, title, status, detail) whose errors member lists one message"
-                        + " per bad field or parameter, each starting with its name."))
-        .components(
-            new Components()
-                .addSecuritySchemes(
-                    BEARER,
-                    new SecurityScheme()
-                        .type(SecurityScheme.Type.HTTP)
-                        .scheme("bearer")
-                        .description(
-                            "An API key, fk_<id>_<secret>, made with POST /keys (or the"
-                                + " bootstrap admin key)")))
-        .addSecurityItem(new SecurityRequirement().addList(BEARER));
+    return ApiDocs.withApiKeys(
+        new OpenAPI()
+            .info(
+                new Info()
+                    .title("Freshet scheduler API")
+                    .version("v1")
+                    .description(
+                        "Sources and tenants of the Freshet scheduler. Every source is fetched by"
+                            + " the fetch-worker when due; its cadence lives in config.cadence. Every"
+                            + " call needs Authorization: Bearer <key>, an API key (fk_<id>_<secret>):"
+                            + " reads (GET, HEAD) accept a read, write or admin key, writes a write or"
+                            + " admin key, tenant changes and /keys an admin key, GET /audit a write"
+                            + " or admin key. Every call acts for the tenant of its key: a read or"
+                            + " write key sees only its tenant's sources and tenant (another tenant's,"
+                            + " or a path, query or body tenant_id naming another, is 404 as if it did"
+                            + " not exist); an admin key acts for every tenant, lists cover them all"
+                            + " unless tenant_id names one, and a creation must name it. Put secrets"
+                            + " (API keys, passwords, header values) in credentials, which are sealed"
+                            + " and never shown: url query parameters and config values that are"
+                            + " secrets (by a secret name such as token, secret, password, key, auth,"
+                            + " sig, session, cookie — not a name that names something, such as"
+                            + " sync_token_param — or by a credential's form, such as Bearer …) are"
+                            + " shown as ***; a PUT of what a GET returned keeps them (*** in their"
+                            + " place keeps the stored secret while the url stays on its server), ***"
+                            + " anywhere else under a secret name is refused. Every change is in the"
+                            + " audit log (GET /audit). Errors are RFC 9457 problems (application/problem+json:"
+                            + " type, title, status, detail) whose errors member lists one message"
+                            + " per bad field or parameter, each starting with its name.")),
+        "An API key, fk_<id>_<secret>, made with POST /keys (or the" + " bootstrap admin key)");
   }
 
   /** A string constrained by {@link WireName} lists the enum's wire names. */

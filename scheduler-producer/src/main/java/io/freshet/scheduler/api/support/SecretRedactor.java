@@ -1,11 +1,9 @@
 package io.freshet.scheduler.api.support;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
+import io.freshet.kit.security.Secrets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
@@ -19,15 +17,11 @@ import tools.jackson.databind.node.StringNode;
  * ({@code ?api_key=…}) and a URL's {@code user:password@}. Each hidden value becomes {@value
  * #MASK}. The place for secrets is {@code credentials}, which are sealed and never shown.
  *
- * <p>A value is masked because it is a secret, not because its name mentions one. A name holds a
- * secret when it contains, in any case, one of {@link #CONTAINS} ({@code sync_TOKEN}, {@code
- * ClientSecret}, {@code X-Amz-Signature}), or one of its words — split at non-letters and at
- * camel-case humps — is one of {@link #WORDS} ({@code X-Api-Key}, {@code sig}, {@code X-Auth}; but
- * not {@code monkey}, {@code author} or {@code signal}) — unless its last word says that it
- * <em>names</em> something ({@link #NAMING}: {@code sync_token_param} is the name of the query
- * parameter that carries the token, {@code sync_token_pointer} where to find it; neither is a
- * secret). Whatever its name, a string value that is itself a credential ({@link #looksSecret}:
- * {@code Bearer …}, {@code Basic …}, a Freshet key, a JWT) is masked too.
+ * <p>A value is masked because it is a secret, not because its name mentions one. The rule — by
+ * name ({@code sync_TOKEN}, {@code X-Api-Key}, but not {@code monkey}, {@code signal} or {@code
+ * sync_token_param}, which names the parameter that carries the token) and by form ({@code Bearer
+ * …}, {@code Basic …}, a Freshet key, a JWT) — is the service kit's {@link Secrets}, shared with
+ * the sink's cursor views.
  *
  * <p>What a client reads it can write back: {@link #restore} puts the stored secret back where an
  * update sends the mask in place of a value the API masked. A mask anywhere else is refused ({@link
@@ -35,81 +29,18 @@ import tools.jackson.databind.node.StringNode;
  */
 public final class SecretRedactor {
 
-  public static final String MASK = "***";
-
-  static final List<String> CONTAINS =
-      List.of(
-          "token",
-          "secret",
-          "password",
-          "passwd",
-          "apikey",
-          "api_key",
-          "signature",
-          "session",
-          "sessid",
-          "cookie",
-          "credential",
-          "authorization",
-          "private");
-
-  static final Set<String> WORDS = Set.of("key", "auth", "sig", "pwd", "pass", "sid", "jwt");
-
-  /**
-   * Last words of a name that make it the name, place or kind of something rather than its value:
-   * {@code sync_token_param}, {@code token_pointer}, {@code auth_mode}, {@code api_key_name}.
-   */
-  static final Set<String> NAMING =
-      Set.of(
-          "param",
-          "parameter",
-          "pointer",
-          "path",
-          "field",
-          "name",
-          "mode",
-          "format",
-          "selector",
-          "location",
-          "style",
-          "type",
-          "kind");
-
-  private static final Pattern WORD_BREAK = Pattern.compile("[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])");
-
-  /** Credentials by their form: an Authorization scheme with its value, a Freshet key, a JWT. */
-  private static final Pattern SECRET_VALUE =
-      Pattern.compile(
-          "(?i)^\\s*(?:(?:bearer|basic|digest|token|apikey)\\s+\\S{4,}"
-              + "|fk_[a-z0-9]{16}_[A-Za-z0-9_-]{20,}"
-              + "|eyJ[A-Za-z0-9_-]{5,}\\.eyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*)\\s*$");
+  public static final String MASK = Secrets.MASK;
 
   private SecretRedactor() {}
 
-  /** Whether a key or query parameter named {@code name} holds a secret. */
+  /** Whether a key or query parameter named {@code name} holds a secret ({@link Secrets}). */
   public static boolean isSecret(String name) {
-    String[] words = WORD_BREAK.split(name);
-    if (words.length > 1 && NAMING.contains(words[words.length - 1].toLowerCase(Locale.ROOT))) {
-      return false;
-    }
-    String lower = name.toLowerCase(Locale.ROOT);
-    if (CONTAINS.stream().anyMatch(lower::contains)) {
-      return true;
-    }
-    for (String word : words) {
-      if (WORDS.contains(word.toLowerCase(Locale.ROOT))) {
-        return true;
-      }
-    }
-    return false;
+    return Secrets.isSecretName(name);
   }
 
-  /**
-   * Whether a value is a credential by its form, whatever its name: {@code Bearer …}, {@code Basic
-   * …} (an Authorization header's value), a Freshet API key ({@code fk_<id>_<secret>}) or a JWT.
-   */
+  /** Whether a value is a credential by its form, whatever its name ({@link Secrets}). */
   public static boolean looksSecret(String value) {
-    return value != null && value.length() <= 10_000 && SECRET_VALUE.matcher(value).matches();
+    return Secrets.looksSecret(value);
   }
 
   /** Whether the API masks the value {@code value} found under the key {@code name}. */
@@ -138,33 +69,9 @@ public final class SecretRedactor {
     return node;
   }
 
-  /**
-   * {@code url} with its {@code user:password@} and the values of its secret-looking query
-   * parameters replaced by {@value #MASK}; everything else as it was. Null stays null.
-   */
+  /** {@code url} with its user info and secret query values masked ({@link Secrets#redactUrl}). */
   public static String redactUrl(String url) {
-    if (url == null) {
-      return null;
-    }
-    UrlParts parts = UrlParts.of(url);
-    StringBuilder out = new StringBuilder(parts.beforeQuery());
-    if (parts.query() != null) {
-      out.append('?');
-      List<String> params = new ArrayList<>();
-      for (String param : parts.query().split("&", -1)) {
-        int eq = param.indexOf('=');
-        String name = eq < 0 ? param : param.substring(0, eq);
-        params.add(
-            eq >= 0 && masksParam(name, param.substring(eq + 1)) ? name + "=" + MASK : param);
-      }
-      out.append(String.join("&", params));
-    }
-    return out.append(parts.fragment()).toString();
-  }
-
-  /** Whether the query parameter {@code rawName=rawValue} (still URL-encoded) is masked. */
-  private static boolean masksParam(String rawName, String rawValue) {
-    return isSecret(decode(rawName)) || looksSecret(decode(rawValue));
+    return Secrets.redactUrl(url);
   }
 
   /**
@@ -214,17 +121,17 @@ public final class SecretRedactor {
     if (sent == null || !sameOrigin(sent, stored)) {
       return sent;
     }
-    UrlParts now = UrlParts.of(sent);
-    String storedQuery = UrlParts.of(stored).query();
+    Secrets.UrlParts now = Secrets.UrlParts.of(sent);
+    String storedQuery = Secrets.UrlParts.of(stored).query();
     if (now.query() == null || storedQuery == null) {
       return sent;
     }
     java.util.Map<String, List<String>> storedValues = new java.util.HashMap<>();
     for (String param : storedQuery.split("&", -1)) {
       int eq = param.indexOf('=');
-      if (eq >= 0 && masksParam(param.substring(0, eq), param.substring(eq + 1))) {
+      if (eq >= 0 && Secrets.masksParam(param.substring(0, eq), param.substring(eq + 1))) {
         storedValues
-            .computeIfAbsent(decode(param.substring(0, eq)), k -> new ArrayList<>())
+            .computeIfAbsent(Secrets.decode(param.substring(0, eq)), k -> new ArrayList<>())
             .add(param.substring(eq + 1));
       }
     }
@@ -232,8 +139,8 @@ public final class SecretRedactor {
     List<String> params = new ArrayList<>();
     for (String param : now.query().split("&", -1)) {
       int eq = param.indexOf('=');
-      if (eq >= 0 && MASK.equals(decode(param.substring(eq + 1)))) {
-        String name = decode(param.substring(0, eq));
+      if (eq >= 0 && MASK.equals(Secrets.decode(param.substring(eq + 1)))) {
+        String name = Secrets.decode(param.substring(0, eq));
         int n = seen.merge(name, 1, Integer::sum) - 1;
         List<String> values = storedValues.getOrDefault(name, List.of());
         if (n < values.size()) {
@@ -255,10 +162,10 @@ public final class SecretRedactor {
   /** {@code scheme://host:port} of a URL, lower-cased; the text before the path if unparsable. */
   private static String origin(String url) {
     try {
-      java.net.URI uri = new java.net.URI(UrlParts.of(url).beforeQuery());
+      java.net.URI uri = new java.net.URI(Secrets.UrlParts.of(url).beforeQuery());
       return (uri.getScheme() + "://" + uri.getRawAuthority()).toLowerCase(Locale.ROOT);
     } catch (java.net.URISyntaxException e) {
-      String before = UrlParts.of(url).beforeQuery();
+      String before = Secrets.UrlParts.of(url).beforeQuery();
       int slash = before.indexOf('/', before.indexOf("://") + 3);
       return (slash < 0 ? before : before.substring(0, slash)).toLowerCase(Locale.ROOT);
     }
@@ -304,14 +211,15 @@ public final class SecretRedactor {
    */
   public static List<Masked> maskedFields(String url, JsonNode config) {
     List<Masked> found = new ArrayList<>();
-    String query = url == null ? null : UrlParts.of(url).query();
+    String query = url == null ? null : Secrets.UrlParts.of(url).query();
     for (String param : query == null ? new String[0] : query.split("&")) {
       int eq = param.indexOf('=');
       if (eq > 0
-          && isSecret(decode(param.substring(0, eq)))
-          && MASK.equals(decode(param.substring(eq + 1)))) {
+          && isSecret(Secrets.decode(param.substring(0, eq)))
+          && MASK.equals(Secrets.decode(param.substring(eq + 1)))) {
         found.add(
-            new Masked("url", "query parameter " + decode(param.substring(0, eq)) + " " + MASKED));
+            new Masked(
+                "url", "query parameter " + Secrets.decode(param.substring(0, eq)) + " " + MASKED));
       }
     }
     findMask(config, "config", found);
@@ -339,43 +247,6 @@ public final class SecretRedactor {
       for (int i = 0; i < array.size(); i++) {
         findMask(array.get(i), path + "[" + i + "]", found);
       }
-    }
-  }
-
-  private static String decode(String text) {
-    try {
-      return URLDecoder.decode(text, StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      return text;
-    }
-  }
-
-  /**
-   * A URL cut where the redactor needs it, with {@code user:password@} already masked.
-   *
-   * @param query the raw query without {@code ?}, or null
-   * @param fragment {@code #…} or empty
-   */
-  private record UrlParts(String beforeQuery, String query, String fragment) {
-
-    static UrlParts of(String url) {
-      int hash = url.indexOf('#');
-      String fragment = hash < 0 ? "" : url.substring(hash);
-      String rest = hash < 0 ? url : url.substring(0, hash);
-      int question = rest.indexOf('?');
-      String query = question < 0 ? null : rest.substring(question + 1);
-      String before = question < 0 ? rest : rest.substring(0, question);
-      int scheme = before.indexOf("://");
-      if (scheme >= 0) {
-        int start = scheme + 3;
-        int slash = before.indexOf('/', start);
-        int end = slash < 0 ? before.length() : slash;
-        int at = before.lastIndexOf('@', end - 1);
-        if (at >= start) {
-          before = before.substring(0, start) + MASK + before.substring(at);
-        }
-      }
-      return new UrlParts(before, query, fragment);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.freshet.scheduler.api.tenants;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.freshet.cadence.source.Tier;
+import io.freshet.kit.audit.AuditQuery;
 import io.freshet.scheduler.api.support.WireName;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
@@ -32,9 +33,9 @@ public record TenantRequest(
         Integer maxSources) {
 
   /** A tenant id: also the partition of its sources' data downstream. */
-  public static final String ID_PATTERN = "^[A-Za-z0-9._-]{1,100}$";
+  public static final String ID_PATTERN = AuditQuery.TENANT_ID_PATTERN;
 
-  public static final String ID_RULE = "must be 1 to 100 characters of A-Z a-z 0-9 . _ -";
+  public static final String ID_RULE = AuditQuery.TENANT_ID_RULE;
 
   /** The checks of a creation on top of the default ones. */
   public interface Create {}

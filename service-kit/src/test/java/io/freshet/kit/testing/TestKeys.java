@@ -1,4 +1,4 @@
-package io.freshet.stats.testing;
+package io.freshet.kit.testing;
 
 import io.freshet.kit.security.ApiKeys;
 import io.freshet.kit.security.KeyState;
@@ -15,7 +15,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * API keys for tests, made as the scheduler makes them ({@link ApiKeys#generate()}) and published
- * as it publishes them: their states ({@code ApiKeyState}, never the secret) on the key topic.
+ * as it publishes them: their states ({@code ApiKeyState}, never the secret) on the key topic,
+ * which the service kit reads into every service's key directory. Shared by the services' tests
+ * through the kit's test jar.
  */
 public final class TestKeys {
 
