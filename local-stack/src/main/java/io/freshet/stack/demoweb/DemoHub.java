@@ -53,6 +53,12 @@ public final class DemoHub implements AutoCloseable {
   /** The longest lease the {@link Variant#LAPSES} hub grants. */
   public static final Duration LAPSING_LEASE = Duration.ofMinutes(2);
 
+  /**
+   * What the Atom documents put before an item's id in its {@code <id>} (a URN, as Atom asks), so
+   * what a reader of them stores as the item's id: {@code urn:freshet-demo:<item id>}.
+   */
+  public static final String ATOM_ID_PREFIX = "urn:freshet-demo:";
+
   /** Out of every 100 feeds (RSS, Atom, JSON Feed on a well-behaved host), how many push. */
   public static final int PUSH_PERCENT = 40;
 

@@ -16,6 +16,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class Renderer {
 
+  /** What an Atom {@code <id>} puts before the demo's item (and feed) id: a URN, as Atom asks. */
+  static final String ATOM_ID_PREFIX = DemoHub.ATOM_ID_PREFIX;
+
   private static final DateTimeFormatter ICAL_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
@@ -99,7 +102,8 @@ final class Renderer {
     b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         .append("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Demo feed ")
         .append(s.id())
-        .append("</title><id>urn:freshet-demo:")
+        .append("</title><id>")
+        .append(ATOM_ID_PREFIX)
         .append(s.id())
         .append("</id><updated>")
         .append(updated)
@@ -107,7 +111,8 @@ final class Renderer {
         .append(xml(self))
         .append("\"/>");
     for (ItemVersion v : shown.reversed()) {
-      b.append("<entry><id>urn:freshet-demo:")
+      b.append("<entry><id>")
+          .append(ATOM_ID_PREFIX)
           .append(v.itemId())
           .append("</id><title>")
           .append(xml(title(v)))

@@ -1,5 +1,6 @@
 package io.freshet.stack.launcher;
 
+import io.freshet.stack.demoweb.DemoHub;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,6 +58,16 @@ public final class PushReport {
    * @param hub the hub variant it announces ({@code good}, {@code denies}, ...), null for none
    */
   public record Source(String id, String kind, String behaviour, String hub) {}
+
+  /**
+   * The demo's id of an item from the id the content store holds: an Atom entry's id is a URN
+   * around it ({@link DemoHub#ATOM_ID_PREFIX}), other kinds state it as it is.
+   */
+  public static String demoItemId(String storedItemId) {
+    return storedItemId.startsWith(DemoHub.ATOM_ID_PREFIX)
+        ? storedItemId.substring(DemoHub.ATOM_ID_PREFIX.length())
+        : storedItemId;
+  }
 
   /** The group of a source; null when it is not compared (not a feed, or a misbehaving host). */
   public static Group groupOf(Source s) {

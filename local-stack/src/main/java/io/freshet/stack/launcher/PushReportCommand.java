@@ -279,7 +279,10 @@ final class PushReportCommand implements Callable<Integer> {
       }
       for (JsonNode c : page.get("items")) {
         Instant at = Instant.parse(c.get("fetched_at").asString());
-        out.merge(c.get("item_id").asString(), at, (a, b) -> a.isBefore(b) ? a : b);
+        out.merge(
+            PushReport.demoItemId(c.get("item_id").asString()),
+            at,
+            (a, b) -> a.isBefore(b) ? a : b);
       }
       JsonNode next = page.get("next_cursor");
       cursor = next == null || next.isNull() ? null : next.asString();

@@ -32,6 +32,13 @@ class PushReportTest {
   }
 
   @Test
+  void anAtomEntrysUrnIsTheDemosItemId() {
+    assertThat(PushReport.demoItemId("urn:freshet-demo:atom-feed-0109-129"))
+        .isEqualTo("atom-feed-0109-129");
+    assertThat(PushReport.demoItemId("rss-feed-0001-40")).isEqualTo("rss-feed-0001-40");
+  }
+
+  @Test
   void nearestRankPercentiles() {
     assertThat(PushReport.percentile(List.of(), 0.5)).isEqualTo(-1);
     assertThat(PushReport.percentile(List.of(7L), 0.95)).isEqualTo(7);
