@@ -22,10 +22,11 @@ import java.util.Objects;
  *
  * <p>The source returns to its normal cadence — its live mark is cleared, and the caller counts it
  * — when the lease has ended ({@code expired}), or when a successful poll found new or changed
- * items that no notification announced ({@code unannounced}: no notification arrived since the
- * previous fetch). The hub evidently does not tell us everything; the next {@code
- * subscription_live} (a renewal verified) makes push live again. A {@code subscription_ended} from
- * the receiver (denied, unsubscribed, expired) is the third way back ({@link #afterEnded}).
+ * items that no notification announced ({@code unannounced}: no notification asked for the fetch
+ * and none arrived since the previous fetch). The hub evidently does not tell us everything; the
+ * next {@code subscription_live} (a renewal verified) makes push live again. A {@code
+ * subscription_ended} from the receiver (denied, unsubscribed, expired) is the third way back
+ * ({@link #afterEnded}).
  */
 public final class PushRules {
 
@@ -34,9 +35,16 @@ public final class PushRules {
    *
    * @param liveUntil the end of the live subscription's lease; null when none is live
    * @param receivedAt the latest notification turned into a fetch-now; null when none
+   * @param claimedForPush whether a notification asked for the claim in flight (its {@code
+   *     claim_trigger} is {@code push})
    */
-  public record PushState(Instant liveUntil, Instant receivedAt) {
+  public record PushState(Instant liveUntil, Instant receivedAt, boolean claimedForPush) {
     public static final PushState NONE = new PushState(null, null);
+
+    /** What the row says of push, for a claim no notification asked for. */
+    public PushState(Instant liveUntil, Instant receivedAt) {
+      this(liveUntil, receivedAt, false);
+    }
   }
 
   /** What push does to an applied outcome. */
@@ -165,11 +173,14 @@ public final class PushRules {
   }
 
   /**
-   * Whether a notification arrived since the previous fetch (the one before this outcome): then
-   * what this fetch found was announced. A first fetch has nothing to compare with: announced.
+   * Whether what this fetch found was announced: a notification asked for this fetch, or one
+   * arrived since the previous fetch (the one before this outcome) ended. A first fetch has nothing
+   * to compare with: announced. The first test matters for a notification that arrives while a
+   * fetch is in flight: it is older than that fetch's end, yet it asked for the next fetch, which
+   * finds what it announced.
    */
   static boolean announced(PushState push, Instant previousFetchAt) {
-    if (previousFetchAt == null) {
+    if (push.claimedForPush() || previousFetchAt == null) {
       return true;
     }
     return push.receivedAt() != null && push.receivedAt().isAfter(previousFetchAt);

@@ -136,7 +136,8 @@ public class ScheduleBatches {
                   row,
                   new PushRules.PushState(
                       ScheduleRow.instant(rs, "push_live_until"),
-                      ScheduleRow.instant(rs, "push_received_at")),
+                      ScheduleRow.instant(rs, "push_received_at"),
+                      "push".equals(rs.getString("claim_trigger"))),
                   rs.getString("claim_trigger")));
           return null;
         });

@@ -104,6 +104,21 @@ class PushRulesTest {
   }
 
   @Test
+  void aFetchANotificationAskedForIsAnnouncedEvenWhenTheNotificationCameDuringThePreviousFetch() {
+    // The notification arrived while the previous fetch was in flight: older than that fetch's
+    // end (last_fetch_at), it still asked for this fetch, which found the item it announced.
+    var notifiedDuringThePreviousFetch =
+        new PushRules.PushState(LEASE_END, PREVIOUS_FETCH.minusSeconds(1), true);
+
+    var verdict =
+        rules.afterOutcome(
+            row(false), notifiedDuringThePreviousFetch, ok(ItemNovelty.added), apply(), NOW);
+
+    assertThat(verdict).isInstanceOf(PushRules.Relaxed.class);
+    assertThat(((PushRules.Relaxed) verdict).saved()).isTrue();
+  }
+
+  @Test
   void theFirstFetchHasNothingToCompareWithAndCountsAsAnnounced() {
     ScheduleRow neverFetched = row(false, "{}");
     var push = new PushRules.PushState(LEASE_END, null);
