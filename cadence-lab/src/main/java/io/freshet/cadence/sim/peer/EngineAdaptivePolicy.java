@@ -9,6 +9,7 @@ import io.freshet.cadence.budget.TailCeiling;
 import io.freshet.cadence.config.CadenceDefaults;
 import io.freshet.cadence.config.CadenceSpec;
 import io.freshet.cadence.estimate.AgeHazard;
+import io.freshet.cadence.estimate.BurstExcitation;
 import io.freshet.cadence.estimate.ChangeShape;
 import io.freshet.cadence.estimate.HourOfWeekProfile;
 import io.freshet.cadence.estimate.KindMixture;
@@ -109,6 +110,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   private final KindMixture[] kinds;
   private final KindMixture.Population kindPrior = new KindMixture.Population();
   private final double[][] kindWeights;
+  private final BurstExcitation[] bursts;
+  private final BurstExcitation.Population burstPrior = new BurstExcitation.Population();
 
   /**
    * Which per-source change models {@code adaptive_kinds} mixes ({@link KindMixture}); empty for
@@ -158,12 +161,50 @@ public final class EngineAdaptivePolicy implements SimPolicy {
    * @param kinds the per-source change models mixed into the rate ({@link KindMixture}); empty:
    *     none, the population hazard model alone
    * @param tailCeiling no interval above {@link TailCeiling} (from the budget and the rates)
+   * @param burst a {@link BurstExcitation} per source on top of the rate (its branching ratio
+   *     learned from its own fetches, shrunk toward the population's)
    */
   public record Variant(
       boolean pageRhythm,
       boolean ceiling,
       java.util.Set<KindMixture.Kind> kinds,
-      boolean tailCeiling) {
+      boolean tailCeiling,
+      boolean burst,
+      boolean flat) {
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling,
+        boolean burst) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, burst, false);
+    }
+
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, false);
+    }
+
+    /**
+     * {@code adaptive_burst}: {@code adaptive} whose rate is raised by each source's own learned
+     * self-excitation after a fetch finds changes ({@link BurstExcitation}).
+     */
+    public static final Variant BURST = new Variant(false, false, java.util.Set.of(), false, true);
+
+    /**
+     * {@code adaptive_flat} (a diagnostic): {@code adaptive}'s rate estimate without its shape in
+     * time — no age hazard, no rhythm: every source fetched evenly at the square-root rule's rate
+     * of its posterior mean.
+     */
+    public static final Variant FLAT =
+        new Variant(false, false, java.util.Set.of(), false, false, true);
+
+    /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
+    public static final Variant CEILING = new Variant(false, true, java.util.Set.of(), false);
+
     /** {@code adaptive} as it is. */
     public static final Variant ADAPTIVE = new Variant(false, false, java.util.Set.of(), false);
 
@@ -228,6 +269,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     this.kindsMixed = variant.kinds();
     int n = setup.trace().sources();
     this.kinds = new KindMixture[n];
+    this.bursts = new BurstExcitation[n];
     kindWeights = new double[n][];
     double prior = 1.0 / (category.base().toSeconds() / 3600.0);
     double windowHours = spec.window().toSeconds() / 3600.0;
@@ -264,6 +306,11 @@ public final class EngineAdaptivePolicy implements SimPolicy {
                 RateGrid.STANDARD,
                 (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
         rateNow[s] = this.prior.mean();
+        if (variant.burst()) {
+          bursts[s] =
+              new BurstExcitation(
+                  (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
+        }
         if (!kindsMixed.isEmpty()) {
           this.kinds[s] =
               new KindMixture(
@@ -284,6 +331,9 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       if (kinds[s] != null && !obs.bootstrap()) {
         learnKind(obs);
       }
+      if (bursts[s] != null && !obs.bootstrap()) {
+        learnBurst(obs);
+      }
       learnHazard(obs);
       learnRhythm(obs);
       learn(obs, posteriors[s]);
@@ -294,7 +344,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     }
     Instant now = Instant.ofEpochSecond(obs.now());
     SourceSnapshot snapshot = snapshot(s, obs.now());
-    if (estimator == Estimator.POPULATION) {
+    if (estimator == Estimator.POPULATION && !variant.flat()) {
       snapshot = snapshot.toBuilder().rateShape(shape(s, obs.now())).build();
     }
     Instant next = engine.nextDueAt(spec, snapshot, Outcome.success(now), now, plan);
@@ -325,6 +375,12 @@ public final class EngineAdaptivePolicy implements SimPolicy {
                   rates.length, setup.budgetPerHour(), baseSpec.min(), baseSpec.max()));
     }
     if (estimator == Estimator.POPULATION && ++plans % PRIOR_EVERY_PLANS == 1) {
+      if (variant.burst()) {
+        for (BurstExcitation b : bursts) {
+          burstPrior.accumulate(b);
+        }
+        burstPrior.commit();
+      }
       if (!kindsMixed.isEmpty()) {
         for (int s = 0; s < kinds.length; s++) {
           kindPrior.accumulate(kindWeights[s]);
@@ -521,6 +577,36 @@ public final class EngineAdaptivePolicy implements SimPolicy {
         obs.now(), mean, (cursor - lastChange[s]) / 3600.0, (obs.now() - cursor) / 3600.0, 0, true);
   }
 
+  /**
+   * Shows the source's burst excitation what this fetch saw (before the hazard moves the source's
+   * last change): each new item against the base rate at its age, a page's interval against the
+   * base's expected count.
+   */
+  private void learnBurst(FetchObservation obs) {
+    int s = obs.source();
+    BurstExcitation b = bursts[s];
+    double mean = rateNow[s];
+    double alpha = burstPrior.alpha();
+    if (obs.mode() == ObserveMode.PAGE) {
+      long from = obs.previous();
+      double hours = Math.max(0, obs.now() - from) / 3600.0;
+      double base =
+          lastChange[s] == Long.MIN_VALUE
+              ? mean * hours
+              : mean * hazardIntegral((from - lastChange[s]) / 3600.0, hours, mean);
+      b.observeInterval(from, obs.now(), obs.changed(), base, alpha);
+      return;
+    }
+    long last = lastChange[s];
+    for (int i = obs.firstNewListed(); i < obs.listedCount(); i++) {
+      long t = Math.min(obs.now(), Math.max(obs.previous(), obs.listedTime(i)));
+      double base =
+          last == Long.MIN_VALUE ? mean : mean * hazard.multiplier((t - last) / 3600.0, mean);
+      b.observeChange(t, obs.now(), base, alpha);
+      last = t;
+    }
+  }
+
   /** Scores the source's change models on what this fetch saw, then records its changes. */
   private void learnKind(FetchObservation obs) {
     int s = obs.source();
@@ -624,8 +710,15 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   }
 
   private Double changeRate0(int s, long now) {
+    if (bursts[s] != null) {
+      return changeRate1(s, now) + bursts[s].rate(now, burstPrior.alpha());
+    }
+    return changeRate1(s, now);
+  }
+
+  private Double changeRate1(int s, long now) {
     if (estimator == Estimator.POPULATION) {
-      if (lastChange[s] != Long.MIN_VALUE) {
+      if (lastChange[s] != Long.MIN_VALUE && !variant.flat()) {
         // the current rate: the mean times the hazard of the source's rate stratum at its age, so
         // the budget plan spends by it (the shape then moves fetches relative to it)
         double age = Math.max(0, now - lastChange[s]) / 3600.0;
