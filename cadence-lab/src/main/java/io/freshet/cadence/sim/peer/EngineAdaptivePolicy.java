@@ -170,14 +170,25 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       java.util.Set<KindMixture.Kind> kinds,
       boolean tailCeiling,
       boolean burst,
-      boolean flat) {
+      boolean flat,
+      boolean declump) {
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling,
+        boolean burst,
+        boolean flat) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, false);
+    }
+
     public Variant(
         boolean pageRhythm,
         boolean ceiling,
         java.util.Set<KindMixture.Kind> kinds,
         boolean tailCeiling,
         boolean burst) {
-      this(pageRhythm, ceiling, kinds, tailCeiling, burst, false);
+      this(pageRhythm, ceiling, kinds, tailCeiling, burst, false, false);
     }
 
     public Variant(
@@ -201,6 +212,15 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      */
     public static final Variant FLAT =
         new Variant(false, false, java.util.Set.of(), false, false, true);
+
+    /**
+     * {@code adaptive_declump}: {@code adaptive} whose shape in time learns from bursts, not items:
+     * a feed's items of one clock hour read by one fetch count once in its hour-of-week profile and
+     * once as a change of the age hazard (a dump of a hundred items is one event of the rhythm and
+     * of the hazard, not a hundred), while the rate estimate still counts every item.
+     */
+    public static final Variant DECLUMP =
+        new Variant(false, false, java.util.Set.of(), false, false, false, true);
 
     /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
     public static final Variant CEILING = new Variant(false, true, java.util.Set.of(), false);
@@ -532,8 +552,16 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     long since = whole ? (listed > 0 ? obs.listedTime(0) : obs.now()) : obs.previous();
     own.observed(since, obs.now(), obs.now());
     populationRhythm.observed(since, obs.now(), obs.now());
+    long hour = Long.MIN_VALUE;
     for (int i = obs.bootstrap() ? 0 : obs.firstNewListed(); i < listed; i++) {
       long t = obs.listedTime(i);
+      if (variant.declump()) {
+        // one event an hour: the items of a dump say when the source publishes once, not n times
+        if (Math.floorDiv(t, 3600L) == hour) {
+          continue;
+        }
+        hour = Math.floorDiv(t, 3600L);
+      }
       own.add(t, obs.now());
       populationRhythm.add(t, obs.now());
     }
@@ -568,6 +596,12 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     long cursor = obs.previous();
     for (int i = obs.firstNewListed(); i < listed; i++) {
       long t = Math.max(cursor, obs.listedTime(i));
+      if (variant.declump()
+          && i > obs.firstNewListed()
+          && Math.floorDiv(t, 3600L) == Math.floorDiv(lastChange[s], 3600L)) {
+        // the rest of a dump: one change of the hazard's, not one per item
+        continue;
+      }
       hazard.observe(
           obs.now(), mean, (cursor - lastChange[s]) / 3600.0, (t - cursor) / 3600.0, 1, true);
       lastChange[s] = t;

@@ -45,7 +45,8 @@ public final class PolicyCatalog {
           "adaptive_kinds",
           "adaptive_burst",
           "adaptive_ceiling",
-          "adaptive_flat");
+          "adaptive_flat",
+          "adaptive_declump");
 
   private PolicyCatalog() {}
 
@@ -90,6 +91,15 @@ public final class PolicyCatalog {
                 setup,
                 EngineAdaptivePolicy.Estimator.POPULATION,
                 EngineAdaptivePolicy.Variant.FLAT));
+    m.put(
+        "adaptive_declump",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.DECLUMP));
     m.put(
         "adaptive_ceiling",
         setup ->
