@@ -4,6 +4,7 @@ import io.freshet.cadence.sim.Comparison;
 import io.freshet.cadence.sim.ObserveMode;
 import io.freshet.cadence.sim.PeerTuning;
 import io.freshet.cadence.sim.PolicyReport;
+import io.freshet.cadence.sim.RunMetrics;
 import io.freshet.cadence.sim.SimSetup;
 import io.freshet.cadence.sim.Trace;
 import io.freshet.cadence.sim.TraceCsv;
@@ -247,6 +248,14 @@ public final class CadenceLab implements Callable<Integer> {
         paramLabel = "FILE",
         description = "also write the table (or the spread) as CSV")
     Path outPath;
+
+    @Option(
+        names = "--per-source",
+        paramLabel = "FILE",
+        description =
+            "also write each policy's figures per source as CSV (policy, source, changes, fetches,"
+                + " delay sum and mean, share of the policy's total delay); not with --shifts")
+    Path perSourcePath;
 
     @Option(
         names = "--at-defaults",
@@ -687,6 +696,11 @@ public final class CadenceLab implements Callable<Integer> {
         Files.write(outPath, lines, StandardCharsets.UTF_8);
         err.println("[cadence-lab] wrote " + outPath);
       }
+      if (a.perSourcePath != null) {
+        Files.write(
+            a.perSourcePath, perSourceCsv(c.reports(), setup.trace()), StandardCharsets.UTF_8);
+        err.println("[cadence-lab] wrote " + a.perSourcePath);
+      }
     }
     err.printf(Locale.ROOT, "[cadence-lab] total %.1f s%n", (System.nanoTime() - t0) / 1e9);
   }
@@ -831,6 +845,36 @@ public final class CadenceLab implements Callable<Integer> {
       }
     }
     return out;
+  }
+
+  /** Every report's per-source figures, one line a policy and source. */
+  static List<String> perSourceCsv(List<PolicyReport> reports, Trace trace) {
+    List<String> lines = new ArrayList<>();
+    lines.add("policy,source_id,changes,fetches,delay_sum_h,mean_delay_h,delay_share");
+    for (PolicyReport r : reports) {
+      RunMetrics.PerSource p = r.metrics().perSource();
+      if (p == null) {
+        continue;
+      }
+      double total = 0;
+      for (double d : p.delaySumHours()) {
+        total += d;
+      }
+      for (int s = 0; s < p.changes().length; s++) {
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "%s,%s,%d,%d,%.3f,%.4f,%.4f",
+                r.policy(),
+                trace.ids().get(s),
+                p.changes()[s],
+                p.fetches()[s],
+                p.delaySumHours()[s],
+                p.changes()[s] == 0 ? 0.0 : p.delaySumHours()[s] / p.changes()[s],
+                total == 0 ? 0.0 : p.delaySumHours()[s] / total));
+      }
+    }
+    return lines;
   }
 
   private static void printTable(List<PolicyReport> reports, PrintStream out) {

@@ -17,6 +17,7 @@ package io.freshet.cadence.sim;
  * @param changes changes in the window
  * @param scale the factor the policy's intervals were multiplied by
  * @param truncated whether the run was stopped early for spending far beyond the target
+ * @param perSource each source's changes, delay and fetches (null: not measured)
  */
 public record RunMetrics(
     long fetches,
@@ -28,4 +29,39 @@ public record RunMetrics(
     long unseenChanges,
     long changes,
     double scale,
-    boolean truncated) {}
+    boolean truncated,
+    PerSource perSource) {
+
+  /** The figures without the per-source breakdown. */
+  public RunMetrics(
+      long fetches,
+      double meanDelayHours,
+      double p50DelayHours,
+      double p95DelayHours,
+      double freshness,
+      double harmonicStaleness,
+      long unseenChanges,
+      long changes,
+      double scale,
+      boolean truncated) {
+    this(
+        fetches,
+        meanDelayHours,
+        p50DelayHours,
+        p95DelayHours,
+        freshness,
+        harmonicStaleness,
+        unseenChanges,
+        changes,
+        scale,
+        truncated,
+        null);
+  }
+
+  /**
+   * Per source (indexed as the trace's sources): changes in the window, the sum of their delays in
+   * hours, and the fetches spent on it (the bootstrap fetch excluded). Says where a mean delay
+   * comes from: on a trace of a few sources, one source's bursts can be half of it.
+   */
+  public record PerSource(long[] changes, double[] delaySumHours, long[] fetches) {}
+}

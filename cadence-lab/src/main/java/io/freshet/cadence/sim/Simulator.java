@@ -37,7 +37,8 @@ public final class Simulator {
     SimPolicy policy = factory.create(setup);
     policy.scaledBy(scale);
     FetchObservation obs = new FetchObservation(trace, setup.mode(), setup.feedSize());
-    Accumulator acc = new Accumulator(measure, setup.mode() == ObserveMode.FEED, setup.feedSize());
+    Accumulator acc =
+        new Accumulator(measure, setup.mode() == ObserveMode.FEED, setup.feedSize(), n);
 
     long[] next = new long[n];
     long[] last = new long[n];
@@ -73,7 +74,7 @@ public final class Simulator {
           while (hi < times.length && times[hi] <= now) {
             hi++;
           }
-          acc.fetched(times, lo, hi, now);
+          acc.fetched(s, times, lo, hi, now);
           obs.source = s;
           obs.now = now;
           obs.previous = last[s];
@@ -97,7 +98,8 @@ public final class Simulator {
       int first = trace.firstAfter(s, from);
       int end = trace.firstAfter(s, to);
       changes += end - first;
-      acc.pendingAtEnd(times, Math.min(ptr[s], end), end, to);
+      acc.changes(s, end - first);
+      acc.pendingAtEnd(s, times, Math.min(ptr[s], end), end, to);
     }
     return acc.result(fetches, n, to - from, changes, scale, truncated);
   }
@@ -121,39 +123,56 @@ public final class Simulator {
     private double staleSeconds;
     private double harmonicSeconds;
     private long unseen;
+    private final long[] sourceChanges;
+    private final double[] sourceDelay;
+    private final long[] sourceFetches;
 
-    Accumulator(boolean measure, boolean feed, int feedSize) {
+    Accumulator(boolean measure, boolean feed, int feedSize, int sources) {
       this.measure = measure;
       this.feed = feed;
       this.feedSize = feedSize;
+      this.sourceChanges = new long[measure ? sources : 0];
+      this.sourceDelay = new double[measure ? sources : 0];
+      this.sourceFetches = new long[measure ? sources : 0];
     }
 
-    /** A fetch at {@code now} saw the changes [lo, hi). */
-    void fetched(long[] times, int lo, int hi, long now) {
-      if (!measure || hi == lo) {
+    void changes(int s, long k) {
+      if (measure) {
+        sourceChanges[s] = k;
+      }
+    }
+
+    /** A fetch of source {@code s} at {@code now} saw the changes [lo, hi). */
+    void fetched(int s, long[] times, int lo, int hi, long now) {
+      if (!measure) {
         return;
       }
-      account(times, lo, hi, now);
+      sourceFetches[s]++;
+      if (hi == lo) {
+        return;
+      }
+      account(s, times, lo, hi, now);
       int k = hi - lo;
       unseen += feed ? Math.max(0, k - feedSize) : k - 1;
     }
 
     /** Changes [lo, hi) were still pending when the window ended at {@code to}. */
-    void pendingAtEnd(long[] times, int lo, int hi, long to) {
+    void pendingAtEnd(int s, long[] times, int lo, int hi, long to) {
       if (!measure || hi <= lo) {
         return;
       }
-      account(times, lo, hi, to);
+      account(s, times, lo, hi, to);
       unseen += hi - lo;
     }
 
-    private void account(long[] times, int lo, int hi, long until) {
+    private void account(int s, long[] times, int lo, int hi, long until) {
       staleSeconds += until - times[lo];
       double h = 0;
       for (int j = lo; j < hi; j++) {
         long d = until - times[j];
         add(d / 3600f);
         delaySum += d;
+        sourceDelay[s] += d / 3600.0;
         h += 1.0 / (j - lo + 1);
         long segmentEnd = j + 1 < hi ? times[j + 1] : until;
         harmonicSeconds += h * (segmentEnd - times[j]);
@@ -195,7 +214,8 @@ public final class Simulator {
           unseen,
           changes,
           scale,
-          truncated);
+          truncated,
+          new RunMetrics.PerSource(sourceChanges, sourceDelay, sourceFetches));
     }
 
     private static double percentile(float[] sorted, double q) {

@@ -129,6 +129,31 @@ class CadenceLabTest {
   }
 
   @Test
+  void writesEachPolicysFiguresPerSource() throws IOException {
+    Path trace = dir.resolve("trace.csv");
+    Path perSource = dir.resolve("per-source.csv");
+    assertThat(run("generate", "--out", trace.toString(), "--sources", "12", "--days", "10"))
+        .isZero();
+    assertThat(
+            simulate(
+                trace, "4", "--policies", "fixed,adaptive", "--per-source", perSource.toString()))
+        .isZero();
+    List<String> lines = Files.readAllLines(perSource);
+    assertThat(lines.getFirst())
+        .isEqualTo("policy,source_id,changes,fetches,delay_sum_h,mean_delay_h,delay_share");
+    // every source of the trace for each of fixed and adaptive (the oracle runs but is not asked)
+    List<String> fixed = lines.stream().filter(l -> l.startsWith("fixed,")).toList();
+    assertThat(fixed).isNotEmpty();
+    assertThat(lines.stream().filter(l -> l.startsWith("adaptive,"))).hasSameSizeAs(fixed);
+    assertThat(lines).hasSize(1 + 2 * fixed.size());
+    double share = 0;
+    for (String line : fixed) {
+      share += Double.parseDouble(line.split(",")[6]);
+    }
+    assertThat(share).isCloseTo(1.0, org.assertj.core.api.Assertions.within(1e-3));
+  }
+
+  @Test
   void generatesATraceAndComparesEveryPolicyAtEqualCost() throws IOException {
     Path trace = dir.resolve("trace.csv");
     Path report = dir.resolve("report.csv");

@@ -43,6 +43,27 @@ class SimulatorTest {
   }
 
   @Test
+  void perSourceFiguresAddUpToTheTotals() {
+    Trace two =
+        new Trace(
+            List.of("a", "b"),
+            new long[][] {{FROM + H / 2, FROM + H, FROM + 5 * H}, {FROM + 3 * H}},
+            null,
+            null);
+    SimSetup setup = new SimSetup(two, ObserveMode.FEED, FROM, FROM + 10 * H, 1, 20, false);
+    RunMetrics m =
+        new Simulator(setup).run(s -> new FixedIntervalPolicy(2 * H), 1.0, true, Long.MAX_VALUE);
+    RunMetrics.PerSource p = m.perSource();
+    assertThat(p.changes()).containsExactly(3, 1);
+    assertThat(p.fetches()).containsExactly(4, 4);
+    // a: 1.5 + 1 + 1 h; b: 3 h → 4 h
+    assertThat(p.delaySumHours()[0]).isCloseTo(3.5, within(1e-9));
+    assertThat(p.delaySumHours()[1]).isCloseTo(1.0, within(1e-9));
+    assertThat(m.meanDelayHours()).isCloseTo(4.5 / 4, within(1e-9));
+    assertThat(p.fetches()[0] + p.fetches()[1]).isEqualTo(m.fetches());
+  }
+
+  @Test
   void aPageOnlyShowsItsLatestVersion() {
     RunMetrics m = run(trace(H / 2, H, 5 * H), ObserveMode.PAGE, 20, 2 * H);
     assertThat(m.unseenChanges()).isEqualTo(1);

@@ -9,6 +9,7 @@ import io.freshet.cadence.budget.TailCeiling;
 import io.freshet.cadence.config.CadenceDefaults;
 import io.freshet.cadence.config.CadenceSpec;
 import io.freshet.cadence.estimate.AgeHazard;
+import io.freshet.cadence.estimate.BurstExcitation;
 import io.freshet.cadence.estimate.ChangeShape;
 import io.freshet.cadence.estimate.HourOfWeekProfile;
 import io.freshet.cadence.estimate.KindMixture;
@@ -109,6 +110,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   private final KindMixture[] kinds;
   private final KindMixture.Population kindPrior = new KindMixture.Population();
   private final double[][] kindWeights;
+  private final BurstExcitation[] bursts;
+  private final BurstExcitation.Population burstPrior = new BurstExcitation.Population();
 
   /**
    * Which per-source change models {@code adaptive_kinds} mixes ({@link KindMixture}); empty for
@@ -158,12 +161,70 @@ public final class EngineAdaptivePolicy implements SimPolicy {
    * @param kinds the per-source change models mixed into the rate ({@link KindMixture}); empty:
    *     none, the population hazard model alone
    * @param tailCeiling no interval above {@link TailCeiling} (from the budget and the rates)
+   * @param burst a {@link BurstExcitation} per source on top of the rate (its branching ratio
+   *     learned from its own fetches, shrunk toward the population's)
    */
   public record Variant(
       boolean pageRhythm,
       boolean ceiling,
       java.util.Set<KindMixture.Kind> kinds,
-      boolean tailCeiling) {
+      boolean tailCeiling,
+      boolean burst,
+      boolean flat,
+      boolean declump) {
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling,
+        boolean burst,
+        boolean flat) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, false);
+    }
+
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling,
+        boolean burst) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, burst, false, false);
+    }
+
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, false);
+    }
+
+    /**
+     * {@code adaptive_burst}: {@code adaptive} whose rate is raised by each source's own learned
+     * self-excitation after a fetch finds changes ({@link BurstExcitation}).
+     */
+    public static final Variant BURST = new Variant(false, false, java.util.Set.of(), false, true);
+
+    /**
+     * {@code adaptive_flat} (a diagnostic): {@code adaptive}'s rate estimate without its shape in
+     * time — no age hazard, no rhythm: every source fetched evenly at the square-root rule's rate
+     * of its posterior mean.
+     */
+    public static final Variant FLAT =
+        new Variant(false, false, java.util.Set.of(), false, false, true);
+
+    /**
+     * {@code adaptive_declump}: {@code adaptive} whose shape in time learns from bursts, not items:
+     * a feed's items of one clock hour read by one fetch count once in its hour-of-week profile and
+     * once as a change of the age hazard (a dump of a hundred items is one event of the rhythm and
+     * of the hazard, not a hundred), while the rate estimate still counts every item.
+     */
+    public static final Variant DECLUMP =
+        new Variant(false, false, java.util.Set.of(), false, false, false, true);
+
+    /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
+    public static final Variant CEILING = new Variant(false, true, java.util.Set.of(), false);
+
     /** {@code adaptive} as it is. */
     public static final Variant ADAPTIVE = new Variant(false, false, java.util.Set.of(), false);
 
@@ -228,6 +289,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     this.kindsMixed = variant.kinds();
     int n = setup.trace().sources();
     this.kinds = new KindMixture[n];
+    this.bursts = new BurstExcitation[n];
     kindWeights = new double[n][];
     double prior = 1.0 / (category.base().toSeconds() / 3600.0);
     double windowHours = spec.window().toSeconds() / 3600.0;
@@ -264,6 +326,11 @@ public final class EngineAdaptivePolicy implements SimPolicy {
                 RateGrid.STANDARD,
                 (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
         rateNow[s] = this.prior.mean();
+        if (variant.burst()) {
+          bursts[s] =
+              new BurstExcitation(
+                  (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
+        }
         if (!kindsMixed.isEmpty()) {
           this.kinds[s] =
               new KindMixture(
@@ -284,6 +351,9 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       if (kinds[s] != null && !obs.bootstrap()) {
         learnKind(obs);
       }
+      if (bursts[s] != null && !obs.bootstrap()) {
+        learnBurst(obs);
+      }
       learnHazard(obs);
       learnRhythm(obs);
       learn(obs, posteriors[s]);
@@ -294,7 +364,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     }
     Instant now = Instant.ofEpochSecond(obs.now());
     SourceSnapshot snapshot = snapshot(s, obs.now());
-    if (estimator == Estimator.POPULATION) {
+    if (estimator == Estimator.POPULATION && !variant.flat()) {
       snapshot = snapshot.toBuilder().rateShape(shape(s, obs.now())).build();
     }
     Instant next = engine.nextDueAt(spec, snapshot, Outcome.success(now), now, plan);
@@ -325,6 +395,12 @@ public final class EngineAdaptivePolicy implements SimPolicy {
                   rates.length, setup.budgetPerHour(), baseSpec.min(), baseSpec.max()));
     }
     if (estimator == Estimator.POPULATION && ++plans % PRIOR_EVERY_PLANS == 1) {
+      if (variant.burst()) {
+        for (BurstExcitation b : bursts) {
+          burstPrior.accumulate(b);
+        }
+        burstPrior.commit();
+      }
       if (!kindsMixed.isEmpty()) {
         for (int s = 0; s < kinds.length; s++) {
           kindPrior.accumulate(kindWeights[s]);
@@ -476,8 +552,16 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     long since = whole ? (listed > 0 ? obs.listedTime(0) : obs.now()) : obs.previous();
     own.observed(since, obs.now(), obs.now());
     populationRhythm.observed(since, obs.now(), obs.now());
+    long hour = Long.MIN_VALUE;
     for (int i = obs.bootstrap() ? 0 : obs.firstNewListed(); i < listed; i++) {
       long t = obs.listedTime(i);
+      if (variant.declump()) {
+        // one event an hour: the items of a dump say when the source publishes once, not n times
+        if (Math.floorDiv(t, 3600L) == hour) {
+          continue;
+        }
+        hour = Math.floorDiv(t, 3600L);
+      }
       own.add(t, obs.now());
       populationRhythm.add(t, obs.now());
     }
@@ -512,6 +596,12 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     long cursor = obs.previous();
     for (int i = obs.firstNewListed(); i < listed; i++) {
       long t = Math.max(cursor, obs.listedTime(i));
+      if (variant.declump()
+          && i > obs.firstNewListed()
+          && Math.floorDiv(t, 3600L) == Math.floorDiv(lastChange[s], 3600L)) {
+        // the rest of a dump: one change of the hazard's, not one per item
+        continue;
+      }
       hazard.observe(
           obs.now(), mean, (cursor - lastChange[s]) / 3600.0, (t - cursor) / 3600.0, 1, true);
       lastChange[s] = t;
@@ -519,6 +609,36 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     }
     hazard.observe(
         obs.now(), mean, (cursor - lastChange[s]) / 3600.0, (obs.now() - cursor) / 3600.0, 0, true);
+  }
+
+  /**
+   * Shows the source's burst excitation what this fetch saw (before the hazard moves the source's
+   * last change): each new item against the base rate at its age, a page's interval against the
+   * base's expected count.
+   */
+  private void learnBurst(FetchObservation obs) {
+    int s = obs.source();
+    BurstExcitation b = bursts[s];
+    double mean = rateNow[s];
+    double alpha = burstPrior.alpha();
+    if (obs.mode() == ObserveMode.PAGE) {
+      long from = obs.previous();
+      double hours = Math.max(0, obs.now() - from) / 3600.0;
+      double base =
+          lastChange[s] == Long.MIN_VALUE
+              ? mean * hours
+              : mean * hazardIntegral((from - lastChange[s]) / 3600.0, hours, mean);
+      b.observeInterval(from, obs.now(), obs.changed(), base, alpha);
+      return;
+    }
+    long last = lastChange[s];
+    for (int i = obs.firstNewListed(); i < obs.listedCount(); i++) {
+      long t = Math.min(obs.now(), Math.max(obs.previous(), obs.listedTime(i)));
+      double base =
+          last == Long.MIN_VALUE ? mean : mean * hazard.multiplier((t - last) / 3600.0, mean);
+      b.observeChange(t, obs.now(), base, alpha);
+      last = t;
+    }
   }
 
   /** Scores the source's change models on what this fetch saw, then records its changes. */
@@ -624,8 +744,15 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   }
 
   private Double changeRate0(int s, long now) {
+    if (bursts[s] != null) {
+      return changeRate1(s, now) + bursts[s].rate(now, burstPrior.alpha());
+    }
+    return changeRate1(s, now);
+  }
+
+  private Double changeRate1(int s, long now) {
     if (estimator == Estimator.POPULATION) {
-      if (lastChange[s] != Long.MIN_VALUE) {
+      if (lastChange[s] != Long.MIN_VALUE && !variant.flat()) {
         // the current rate: the mean times the hazard of the source's rate stratum at its age, so
         // the budget plan spends by it (the shape then moves fetches relative to it)
         double age = Math.max(0, now - lastChange[s]) / 3600.0;

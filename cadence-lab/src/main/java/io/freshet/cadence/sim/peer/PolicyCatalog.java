@@ -33,10 +33,20 @@ public final class PolicyCatalog {
    * Candidates run only when named in {@code --policies}, measured but not (yet) adopted into
    * {@code adaptive}: {@code adaptive_rhythm} (a weekly rhythm for pages and the starvation
    * ceiling) and {@code adaptive_kinds} (that plus a per-source mixture of the population hazard
-   * model and a self-exciting one, {@link io.freshet.cadence.estimate.KindMixture}).
+   * model and a self-exciting one, {@link io.freshet.cadence.estimate.KindMixture}), {@code
+   * adaptive_burst} ({@code adaptive} plus each source's learned burst reaction, {@link
+   * io.freshet.cadence.estimate.BurstExcitation}).
    */
   public static final List<String> OPTIONAL =
-      List.of("adaptive_bounded", "adaptive_mixture", "adaptive_rhythm", "adaptive_kinds");
+      List.of(
+          "adaptive_bounded",
+          "adaptive_mixture",
+          "adaptive_rhythm",
+          "adaptive_kinds",
+          "adaptive_burst",
+          "adaptive_ceiling",
+          "adaptive_flat",
+          "adaptive_declump");
 
   private PolicyCatalog() {}
 
@@ -63,6 +73,42 @@ public final class PolicyCatalog {
                 setup,
                 EngineAdaptivePolicy.Estimator.POPULATION,
                 EngineAdaptivePolicy.Variant.BOUNDED));
+    m.put(
+        "adaptive_burst",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.BURST));
+    m.put(
+        "adaptive_flat",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.FLAT));
+    m.put(
+        "adaptive_declump",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.DECLUMP));
+    m.put(
+        "adaptive_ceiling",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.CEILING));
     m.put(
         "adaptive_mixture",
         setup ->
