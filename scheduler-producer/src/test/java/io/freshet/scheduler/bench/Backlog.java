@@ -110,6 +110,7 @@ final class Backlog {
     var stop = new java.util.concurrent.atomic.AtomicBoolean();
     List<Thread> loops = new ArrayList<>();
     snapshot(); // phase totals at the start
+    Cpu cpu0 = Cpu.now();
     long start = System.nanoTime();
     for (int t = 0; t < threads; t++) {
       loops.add(
@@ -120,7 +121,7 @@ final class Backlog {
                     while (!stop.get()) {
                       try {
                         long c0 = System.nanoTime();
-                        int n = round.claimDue();
+                        int n = Cpu.claim(round::claimDue);
                         callNanos.addAndGet(System.nanoTime() - c0);
                         claimed.addAndGet(n);
                         if (n < batch) {
@@ -196,6 +197,7 @@ final class Backlog {
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;
+    Cpu cpu = Cpu.now().since(cpu0);
     stop.set(true);
     for (Thread t : loops) {
       t.join();
@@ -221,6 +223,9 @@ final class Backlog {
           failures.get(),
           ClaimBenchmark.load());
     }
+    System.out.println(
+        cpu.perClaim(claimed.get())
+            + (answer ? " (PostgreSQL's includes the simulated answers)" : ""));
     long reclaimed =
         jdbc.sql("SELECT count(*) FROM scheduler.sources WHERE epoch > 1")
             .query(Long.class)

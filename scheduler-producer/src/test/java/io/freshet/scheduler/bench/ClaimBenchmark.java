@@ -90,125 +90,128 @@ public final class ClaimBenchmark {
     }
 
     Infrastructure.start(EnumSet.of(Component.KAFKA, Component.POSTGRES, Component.REGISTRY));
-    PostgresFixture pg = Infrastructure.postgres();
-    String db = pg.createDatabase("claim_bench");
-    var hikari = new HikariConfig();
-    hikari.setJdbcUrl(pg.jdbcUrl(db));
-    hikari.setUsername(pg.username());
-    hikari.setPassword(pg.password());
-    hikari.setMaximumPoolSize(8);
-    try (var ds = new HikariDataSource(hikari)) {
-      Flyway.configure()
-          .dataSource(ds)
-          .schemas("scheduler")
-          .defaultSchema("scheduler")
-          .load()
-          .migrate();
-      var jdbc = JdbcClient.create(ds);
-      var tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
-      var topics =
-          FreshetTopics.create(RegistrySettings.of(Infrastructure.registry().apiUrl(), true), 12);
-      Infrastructure.kafka().createTopic(topics.fetchRequested().name(), 12, Map.of());
-      Map<String, Object> producer = new LinkedHashMap<>();
-      producer.put(
-          ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
-      producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-      producer.put(ProducerConfig.ACKS_CONFIG, "all");
-      producer.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-      producer.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-      var template =
-          new KafkaTemplate<>(
-              new DefaultKafkaProducerFactory<>(
-                  producer, new StringSerializer(), new ByteArraySerializer()));
-      var props =
-          Settings.defaults()
-              .batchSize(batch)
-              .maxInFlight(backlog ? maxInFlight : Integer.MAX_VALUE)
-              .sendTimeout(Duration.ofSeconds(30))
-              .build();
-      var meters = new SimpleMeterRegistry();
-      var engine = new CadenceEngine(CadenceDefaults.standard(), Clock.systemUTC());
-      var round =
-          new ClaimRound(
-              new ScheduleRepository(jdbc),
-              new NextDue(
-                  engine,
-                  new BudgetPlanner(jdbc, engine, props, Clock.systemUTC()),
-                  io.freshet.scheduler.schedule.CadenceTimeScale.identity()),
-              new FetchRequestPublisher(template, topics, 1_048_576),
-              jdbc,
-              tx,
-              props,
-              Clock.systemUTC(),
-              meters);
-
-      // warm-up: JIT, registry look-up, producer metadata
-      fill(ds, jdbc, 5_000, 0.2);
-      drain(round);
-      System.out.print("warm-up");
-      printPhases(meters);
-
-      if (backlog) {
-        new Backlog(
-                ds,
-                jdbc,
-                tx,
-                round,
-                meters,
-                sizes.getFirst(),
-                cadenceMinutes,
-                downMinutes,
-                threads,
-                batch,
-                maxInFlight,
-                answer != null ? answer : maxInFlight != Integer.MAX_VALUE,
-                maxSeconds)
-            .run();
-        template.destroy();
-        System.exit(0);
-      }
-
-      Map<Integer, Double> best = new LinkedHashMap<>();
-      System.out.printf(
-          "batch %d, %d claim thread(s), %s due, %d claims measured per row%n",
-          batch, threads, dueCount > 0 ? dueCount + " sources" : dueFraction * 100 + " %", work);
-      System.out.printf(
-          "%-10s %-8s %-10s %-10s %-10s %s%n",
-          "sources", "due", "claimed", "seconds", "claims/s", "load (1/5/15 min)");
-      for (int size : sizes) {
-        // Filled once per size: every round leaves the same due set due again (makeDueAgain).
-        int due = fill(ds, jdbc, size, dueCount > 0 ? (double) dueCount / size : dueFraction);
-        for (int r = 0; r < rounds; r++) {
-          if (explain && r == 0) {
-            explain(jdbc, tx, batch);
-          }
-          // Sustained rate: claim the due set, make the same sources due again (not timed), and
-          // repeat until at least `work` claims were made, so that small and large tables are
-          // measured over the same amount of work.
-          int claimed = 0;
-          long nanos = 0;
-          while (claimed < work) {
-            long t0 = System.nanoTime();
-            claimed += drain(round, threads);
-            nanos += System.nanoTime() - t0;
-            makeDueAgain(jdbc);
-          }
-          double seconds = nanos / 1e9;
-          printPhases(meters);
-          double rate = claimed / seconds;
-          best.merge(size, rate, Math::max);
-          System.out.printf(
-              "%-10d %-8d %-10d %-10.3f %-10.0f %s%n", size, due, claimed, seconds, rate, load());
-        }
-      }
-      if (best.size() >= 2) {
-        var rates = best.values().stream().toList();
-        System.out.printf(
-            "best claims/s: %s; ratio largest/smallest table = %.2f%n",
-            best, rates.getLast() / rates.getFirst());
-      }
-      template.destroy();
+    var topics =
+        FreshetTopics.create(RegistrySettings.of(Infrastructure.registry().apiUrl(), true), 12);
+    Infrastructure.kafka().createTopic(topics.fetchRequested().name(), 12, Map.of());
+    Map<String, Object> producer = new LinkedHashMap<>();
+    producer.put(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Infrastructure.kafka().bootstrapServers());
+    producer.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    producer.put(ProducerConfig.ACKS_CONFIG, "all");
+    producer.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    producer.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    var template =
+        new KafkaTemplate<>(
+            new DefaultKafkaProducerFactory<>(
+                producer, new StringSerializer(), new ByteArraySerializer()));
+    var props =
+        Settings.defaults()
+            .batchSize(batch)
+            .maxInFlight(backlog ? maxInFlight : Integer.MAX_VALUE)
+            .sendTimeout(Duration.ofSeconds(30))
+            .build();
+    var meters = new SimpleMeterRegistry();
+    var publisher = new FetchRequestPublisher(template, topics, 1_048_576);
+    // One database per table size, each filled once; the rounds then alternate between the sizes,
+    // so that a busy minute on the shared machine does not fall on one size only.
+    Map<Integer, Bench> benches = new LinkedHashMap<>();
+    for (int size : sizes) {
+      benches.put(size, Bench.open("claim_bench_" + size, publisher, props, meters));
     }
+    Bench first = benches.values().iterator().next();
+
+    // warm-up: JIT, registry look-up, producer metadata
+    fill(first.ds(), first.jdbc(), 5_000, 0.2);
+    drain(first.round());
+    System.out.print("warm-up");
+    printPhases(meters);
+
+    if (backlog) {
+      new Backlog(
+              first.ds(),
+              first.jdbc(),
+              first.tx(),
+              first.round(),
+              meters,
+              sizes.getFirst(),
+              cadenceMinutes,
+              downMinutes,
+              threads,
+              batch,
+              maxInFlight,
+              answer != null ? answer : maxInFlight != Integer.MAX_VALUE,
+              maxSeconds)
+          .run();
+      template.destroy();
+      System.exit(0);
+    }
+
+    Map<Integer, Integer> dues = new LinkedHashMap<>();
+    for (var e : benches.entrySet()) {
+      int size = e.getKey();
+      dues.put(
+          size,
+          fill(
+              e.getValue().ds(),
+              e.getValue().jdbc(),
+              size,
+              dueCount > 0 ? (double) dueCount / size : dueFraction));
+    }
+    Map<Integer, List<Double>> rates = new LinkedHashMap<>();
+    System.out.printf(
+        "batch %d, %d claim thread(s), %s due, %d claims measured per row, sizes alternating%n",
+        batch, threads, dueCount > 0 ? dueCount + " sources" : dueFraction * 100 + " %", work);
+    System.out.printf(
+        "%-10s %-8s %-10s %-10s %-10s %s%n",
+        "sources", "due", "claimed", "seconds", "claims/s", "load (1/5/15 min)");
+    for (int r = 0; r < rounds; r++) {
+      for (var e : benches.entrySet()) {
+        int size = e.getKey();
+        Bench bench = e.getValue();
+        if (explain && r == 0) {
+          explain(bench.jdbc(), bench.tx(), batch);
+        }
+        // Sustained rate: claim the due set, make the same sources due again (not timed), and
+        // repeat until at least `work` claims were made, so that small and large tables are
+        // measured over the same amount of work.
+        int claimed = 0;
+        long nanos = 0;
+        Cpu cpu0 = Cpu.now();
+        while (claimed < work) {
+          long t0 = System.nanoTime();
+          claimed += drain(bench.round(), threads);
+          nanos += System.nanoTime() - t0;
+          makeDueAgain(bench.jdbc());
+        }
+        double seconds = nanos / 1e9;
+        printPhases(meters);
+        double rate = claimed / seconds;
+        rates.computeIfAbsent(size, k -> new java.util.ArrayList<>()).add(rate);
+        System.out.printf(
+            "%-10d %-8d %-10d %-10.3f %-10.0f %s%n",
+            size, dues.get(size), claimed, seconds, rate, load());
+        System.out.println("  " + Cpu.now().since(cpu0).perClaim(claimed));
+      }
+    }
+    if (rates.size() >= 2) {
+      var best = new LinkedHashMap<Integer, Long>();
+      var median = new LinkedHashMap<Integer, Long>();
+      rates.forEach(
+          (size, list) -> {
+            var sorted = list.stream().sorted().toList();
+            best.put(size, Math.round(sorted.getLast()));
+            median.put(size, Math.round(sorted.get(sorted.size() / 2)));
+          });
+      var b = best.values().stream().toList();
+      var m = median.values().stream().toList();
+      System.out.printf(
+          "best claims/s: %s; ratio largest/smallest table = %.2f%n",
+          best, (double) b.getLast() / b.getFirst());
+      System.out.printf(
+          "median claims/s: %s; ratio largest/smallest table = %.2f%n",
+          median, (double) m.getLast() / m.getFirst());
+    }
+    template.destroy();
     System.exit(0);
   }
 
@@ -350,7 +353,7 @@ public final class ClaimBenchmark {
 
   static int drain(ClaimRound round) {
     int total = 0;
-    for (int n; (n = round.claimDue()) > 0; ) {
+    for (int n; (n = Cpu.claim(round::claimDue)) > 0; ) {
       total += n;
     }
     return total;
@@ -371,6 +374,48 @@ public final class ClaimBenchmark {
         total += f.get();
       }
       return total;
+    }
+  }
+
+  /** One database with the scheduler's schema, and a production claim round on it. */
+  record Bench(HikariDataSource ds, JdbcClient jdbc, TransactionTemplate tx, ClaimRound round) {
+
+    static Bench open(
+        String name,
+        FetchRequestPublisher publisher,
+        io.freshet.scheduler.config.SchedulerProperties props,
+        SimpleMeterRegistry meters) {
+      PostgresFixture pg = Infrastructure.postgres();
+      String db = pg.createDatabase(name);
+      var hikari = new HikariConfig();
+      hikari.setJdbcUrl(pg.jdbcUrl(db));
+      hikari.setUsername(pg.username());
+      hikari.setPassword(pg.password());
+      hikari.setMaximumPoolSize(8);
+      var ds = new HikariDataSource(hikari);
+      Flyway.configure()
+          .dataSource(ds)
+          .schemas("scheduler")
+          .defaultSchema("scheduler")
+          .load()
+          .migrate();
+      var jdbc = JdbcClient.create(ds);
+      var tx = new TransactionTemplate(new DataSourceTransactionManager(ds));
+      var engine = new CadenceEngine(CadenceDefaults.standard(), Clock.systemUTC());
+      var round =
+          new ClaimRound(
+              new ScheduleRepository(jdbc),
+              new NextDue(
+                  engine,
+                  new BudgetPlanner(jdbc, engine, props, Clock.systemUTC()),
+                  io.freshet.scheduler.schedule.CadenceTimeScale.identity()),
+              publisher,
+              jdbc,
+              tx,
+              props,
+              Clock.systemUTC(),
+              meters);
+      return new Bench(ds, jdbc, tx, round);
     }
   }
 
