@@ -40,11 +40,17 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Claims + emits per second with 10,000 and then 1,000,000 sources in the table, about 1 % of them
  * due, against the real PostgreSQL, Kafka broker and registry of test-support, with the production
  * claim path ({@link ClaimRound}: one SQL claim, Avro serialisation, idempotent acks=all producer,
- * commit after the acks). Prints both rates and their ratio. Not a test: run it with {@code
+ * commit after the acks). Each size has its own database, filled once; the rounds alternate between
+ * the sizes. Prints each row with the load average and the CPU per claim ({@link Cpu}), then the
+ * best and median rates and their ratios. Not a test: run it with {@code
  * scheduler-producer/bench/claim-benchmark.sh}.
  *
- * <p>Arguments (optional): table sizes, e.g. {@code 10000 1000000}; {@code --batch N} (500); {@code
- * --due-fraction F} (0.01); {@code --rounds R} repetitions per size (3, best reported too).
+ * <p>Arguments (optional): table sizes, e.g. {@code 10000 10000000}; {@code --batch N} (500);
+ * {@code --due-fraction F} (0.01) or {@code --due-count N}; {@code --rounds R} rounds per size (3);
+ * {@code --work W} claims per row (20,000); {@code --threads T} (2); {@code --explain}. {@code
+ * --backlog [size]}: a restart's backlog instead ({@link Backlog}), with {@code --max-in-flight N}
+ * (20,000; 0 lifts it), {@code --answer}/{@code --no-answer}, {@code --cadence-minutes}, {@code
+ * --down-minutes}, {@code --max-seconds}.
  */
 public final class ClaimBenchmark {
 
