@@ -18,7 +18,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * reservation in the same commit that makes its leases visible, so a claim in progress is counted
  * exactly once. A round that rolls back releases its reservation afterwards; one left by a crashed
  * process expires after {@code send-timeout} plus a minute. Only the reservation is serialised —
- * the claims themselves still run side by side.
+ * the claims themselves still run side by side. {@code max-in-flight} 2147483647 means no cap:
+ * rounds then reserve nothing and count nothing.
  */
 public class InFlightCap {
 
@@ -52,6 +53,11 @@ public class InFlightCap {
   public Reservation reserve(int wanted, Instant now) {
     if (wanted <= 0) {
       return Reservation.NONE;
+    }
+    if (maxInFlight == Integer.MAX_VALUE) {
+      // No cap: nothing to count. Counting would read every lease for every round, which after an
+      // outage is the whole backlog (docs/benchmarks/scheduler-producer.md, "10 million sources").
+      return new Reservation(null, wanted);
     }
     return tx.execute(
         status -> {

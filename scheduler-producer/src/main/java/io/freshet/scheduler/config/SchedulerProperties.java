@@ -25,7 +25,7 @@ import org.springframework.validation.annotation.Validated;
  *     worker drops a request it picks up later; the source is claimed again with a new epoch.
  * @param maxInFlight cap on leased sources across all instances and claim threads, so a lagging
  *     worker group is not flooded; rounds reserve room under it before they claim ({@code
- *     InFlightCap}), so it holds exactly
+ *     InFlightCap}), so it holds exactly; {@code Integer.MAX_VALUE} is no cap (nothing counted)
  * @param sendTimeout how long a claim waits for the broker to acknowledge its requests before it
  *     rolls back
  * @param budgetPerHour global fetch budget (fetches per hour) handed to the cadence module; 0 = no

@@ -58,15 +58,32 @@ public class ScheduleRepository {
           manual_requested = false, push_requested = false, updated_at = :now
       """;
 
+  // Priority first, then the longest overdue (ADR 0007), without sorting the due set: the
+  // priorities in use are walked from the highest down on sources_claim_idx (one index probe per
+  // priority, a loose index scan), and each one's due sources read in due order from the same
+  // index, until the limit is reached. The nested loop keeps the walk's order and stops pulling —
+  // and locking — rows at the limit, so a round's cost follows its batch, not the backlog.
   private static final String CLAIM_DUE =
       """
-      WITH due AS (
-        SELECT id, next_due_at, NULL::timestamptz AS window_end, manual_requested, push_requested
-        FROM scheduler.sources
-        WHERE enabled AND next_due_at <= :now
-        ORDER BY priority DESC, next_due_at
+      WITH RECURSIVE levels AS (
+        (SELECT priority FROM scheduler.sources WHERE enabled ORDER BY priority DESC LIMIT 1)
+        UNION ALL
+        SELECT (SELECT s.priority FROM scheduler.sources s
+                WHERE s.enabled AND s.priority < levels.priority
+                ORDER BY s.priority DESC LIMIT 1)
+        FROM levels WHERE levels.priority IS NOT NULL
+      ), due AS (
+        SELECT d.id, d.next_due_at, NULL::timestamptz AS window_end, d.manual_requested,
+               d.push_requested
+        FROM levels CROSS JOIN LATERAL (
+          SELECT id, next_due_at, manual_requested, push_requested
+          FROM scheduler.sources
+          WHERE enabled AND priority = levels.priority AND next_due_at <= :now
+          ORDER BY next_due_at
+          LIMIT :limit
+          FOR UPDATE SKIP LOCKED
+        ) d
         LIMIT :limit
-        FOR UPDATE SKIP LOCKED
       )
       UPDATE scheduler.sources s
       """

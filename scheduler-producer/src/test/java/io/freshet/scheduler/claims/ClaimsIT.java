@@ -96,6 +96,30 @@ class ClaimsIT extends SchedulerItSupport {
   }
 
   @Test
+  void aRoundTakesPrioritiesFromTheHighestDownAndTheLongestOverdueFirstWithinOne() {
+    Instant now = Instant.now();
+    source().priority(10).nextDueAt(now.plus(Duration.ofHours(1))).insert(); // not due
+    source().priority(10).enabled(false).nextDueAt(now.minus(Duration.ofHours(9))).insert();
+    UUID fiveOlder = source().priority(5).nextDueAt(now.minus(Duration.ofHours(3))).insert();
+    UUID fiveNewer = source().priority(5).nextDueAt(now.minus(Duration.ofHours(1))).insert();
+    UUID zeroOldest = source().priority(0).nextDueAt(now.minus(Duration.ofHours(8))).insert();
+    UUID minusOne = source().priority(-1).nextDueAt(now.minus(Duration.ofHours(9))).insert();
+    source().priority(-1).nextDueAt(now.plus(Duration.ofHours(1))).insert(); // not due
+
+    ClaimRound one = round(withBatchSize(1), publisher);
+    ClaimRound two = round(withBatchSize(2), publisher);
+
+    assertThat(one.claimDue()).isOne();
+    assertThat(requestedSourceIds()).containsExactly(fiveOlder);
+    assertThat(two.claimDue()).isEqualTo(2);
+    assertThat(requestedSourceIds()).containsExactlyInAnyOrder(fiveOlder, fiveNewer, zeroOldest);
+    assertThat(two.claimDue()).isOne();
+    assertThat(two.claimDue()).isZero();
+    assertThat(requestedSourceIds())
+        .containsExactlyInAnyOrder(fiveOlder, fiveNewer, zeroOldest, minusOne);
+  }
+
+  @Test
   void threeConcurrentSchedulersRequestEachOf1000DueSourcesExactlyOnce() throws Exception {
     for (int i = 0; i < 1000; i++) {
       source().host("host-" + (i % 37) + ".example.org").insert();
