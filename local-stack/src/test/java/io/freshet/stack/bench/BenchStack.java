@@ -56,10 +56,16 @@ final class BenchStack implements AutoCloseable {
   final Map<String, DemoSource> demoBySourceId = new HashMap<>();
 
   /**
-   * @param webScale the demo web's trace seconds per wall second (how fast it publishes)
+   * @param webScale the demo web's trace seconds per wall second
+   * @param catalog the demo web's sources from its settings, e.g. {@link Catalog#fromBundledTraces}
    * @param serviceEnv variables over the launcher's, for every service
    */
-  BenchStack(int sources, int hosts, double webScale, Map<String, String> serviceEnv)
+  BenchStack(
+      int sources,
+      int hosts,
+      double webScale,
+      java.util.function.Function<DemoWebSettings, Catalog> catalog,
+      Map<String, String> serviceEnv)
       throws Exception {
     Path projectDir = Path.of("..").toAbsolutePath().normalize();
     Path home =
@@ -112,9 +118,9 @@ final class BenchStack implements AutoCloseable {
                   Duration.ofSeconds(2),
                   Duration.ofSeconds(2))
               .withMisbehaving(false);
-      Catalog catalog = Catalog.fromBundledTraces(webSettings);
-      w = DemoWeb.start(webSettings, catalog, Clock.systemUTC());
-      t = DemoWeb.start(webSettings.withPort(0), catalog, Clock.systemUTC());
+      Catalog sourcesOfTheWeb = catalog.apply(webSettings);
+      w = DemoWeb.start(webSettings, sourcesOfTheWeb, Clock.systemUTC());
+      t = DemoWeb.start(webSettings.withPort(0), sourcesOfTheWeb, Clock.systemUTC());
     } catch (Exception e) {
       web = w;
       twin = t;

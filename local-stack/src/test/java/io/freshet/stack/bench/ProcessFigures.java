@@ -14,7 +14,7 @@ import java.util.TreeMap;
 
 /**
  * What the operating system and each JVM say of the stack's processes: CPU (utime + stime of {@code
- * /proc/<pid>/stat}), resident memory ({@code VmRSS} of {@code /proc/<pid>/status}), GC pause time
+ * /proc/<pid>/stat}), resident memory (its proportional share, {@link #rssKiB}), GC pause time
  * (each service's {@code jvm_gc_pause_seconds_sum} on its management port; {@code jstat} for the
  * broker; the MXBeans for this JVM) and each JVM's flags. PostgreSQL and the registry are every
  * process of theirs summed (PostgreSQL's resident memory then counts shared buffers once per
@@ -62,6 +62,19 @@ final class ProcessFigures {
               }
               out.put(h.pid(), name);
             });
+    // PostgreSQL runs detached (pg_ctl): its postmaster's pid is in its data directory
+    try {
+      Path pidFile = stack.settings.home().resolve("postgres").resolve("postmaster.pid");
+      long postmaster = Long.parseLong(Files.readAllLines(pidFile).getFirst().trim());
+      ProcessHandle.of(postmaster)
+          .ifPresent(
+              h -> {
+                out.put(h.pid(), "postgresql");
+                h.descendants().forEach(d -> out.put(d.pid(), "postgresql"));
+              });
+    } catch (IOException | RuntimeException e) {
+      // not found: PostgreSQL is left out
+    }
     return out;
   }
 
@@ -99,7 +112,21 @@ final class ProcessFigures {
     }
   }
 
+  /**
+   * Resident memory as its proportional share ({@code Pss} of {@code /proc/<pid>/smaps_rollup}: a
+   * page shared by n processes counts 1/n in each, so PostgreSQL's backends do not each count the
+   * shared buffers), else {@code VmRSS}; KiB, 0 once the process is gone.
+   */
   static long rssKiB(long pid) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/smaps_rollup"))) {
+        if (line.startsWith("Pss:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", ""));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // no smaps_rollup: VmRSS
+    }
     try {
       for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
         if (line.startsWith("VmRSS:")) {

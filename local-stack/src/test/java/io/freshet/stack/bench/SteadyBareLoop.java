@@ -21,9 +21,9 @@ import java.util.zip.GZIPInputStream;
 /**
  * The bare loop of the steady benchmark: {@code concurrency} virtual threads, each taking the next
  * source in turn, GET its document from the twin demo web — conditional on the validators of the
- * source's last 200, as the worker asks — and, for a 200 of a feed (RSS, Atom, JSON Feed), parse it
- * with the worker's own {@link FeedConnector}; calendars, APIs and pages are read but not parsed.
- * Nothing is stored or sent anywhere. Runs for a given time.
+ * source's last 200, as the worker asks, unless told otherwise — and, for a 200 of a feed (RSS,
+ * Atom, JSON Feed), parse it with the worker's own {@link FeedConnector}; calendars, APIs and pages
+ * are read but not parsed. Nothing is stored or sent anywhere. Runs for a given time.
  */
 final class SteadyBareLoop {
 
@@ -43,8 +43,15 @@ final class SteadyBareLoop {
           .build();
   private final FeedConnector parser = new FeedConnector();
 
-  SteadyBareLoop(DemoWeb twin, int concurrency) {
+  private final boolean conditional;
+
+  /**
+   * @param conditional whether GETs carry the validators of the source's last 200 (as the worker's
+   *     do); unconditional ones make every answer a 200 whose document is parsed
+   */
+  SteadyBareLoop(DemoWeb twin, int concurrency, boolean conditional) {
     this.twin = twin;
+    this.conditional = conditional;
     this.concurrency = concurrency;
     this.sources = new ArrayList<>(twin.catalog().sources());
   }
@@ -98,7 +105,7 @@ final class SteadyBareLoop {
         HttpRequest.newBuilder(URI.create(url))
             .timeout(Duration.ofSeconds(30))
             .header("Accept-Encoding", "gzip");
-    Validators v = validators.get(s.id());
+    Validators v = conditional ? validators.get(s.id()) : null;
     if (v != null && v.etag() != null) {
       b.header("If-None-Match", v.etag());
     }

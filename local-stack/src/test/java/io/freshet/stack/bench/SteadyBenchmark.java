@@ -1,6 +1,7 @@
 package io.freshet.stack.bench;
 
 import io.freshet.stack.PlainAvroDecoder;
+import io.freshet.stack.demoweb.Catalog;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -23,13 +24,17 @@ import tools.jackson.databind.node.ObjectNode;
  * claim loop keeps every source coming due again {@code --every} s after its last outcome, so the
  * pipeline is saturated (or runs at sources / every, whichever is lower). The regime is the demo
  * web's pace: {@code unchanged} (trace time at wall speed: nearly every fetch a 304) and {@code
- * new} (a fast trace clock: fetches carry new items). After a warm-up of each side, pipeline window
- * and bare window alternate {@code --alternate} times. The pipeline pauses for a bare window (every
- * source disabled in one statement, the in-flight fetches answered), then resumes (enabled, due
- * now) and settles before its next window. fetches/s of the pipeline = outcomes applied by the
- * scheduler ({@code freshet_scheduler_outcomes_total{result="applied"}}) per second of the window.
+ * new} (every source publishing an item every {@code --publish-every} s, {@link BusyCatalog}:
+ * fetches carry several new items). After a warm-up of each side, pipeline window and bare window
+ * alternate {@code --alternate} times. The pipeline pauses for a bare window (every source disabled
+ * in one statement, the in-flight fetches answered), then resumes (enabled, due now) and settles
+ * before its next window. fetches/s of the pipeline = outcomes applied by the scheduler ({@code
+ * freshet_scheduler_outcomes_total{result="applied"}}) per second of the window.
  */
 public final class SteadyBenchmark {
+
+  /** The busy web's trace seconds per wall second: publications a sixtieth of a second apart. */
+  static final double BUSY_SCALE = 60;
 
   record Options(
       double minutes,
@@ -42,7 +47,7 @@ public final class SteadyBenchmark {
       int hosts,
       int concurrency,
       double unchangedScale,
-      double newScale) {
+      double publishEvery) {
 
     static Options parse(String[] args) {
       double minutes = 3;
@@ -55,7 +60,7 @@ public final class SteadyBenchmark {
       int hosts = 0;
       int concurrency = 400;
       double unchanged = 1;
-      double fresh = 20_000;
+      double publishEvery = 1;
       for (int i = 0; i < args.length; i++) {
         String v = i + 1 < args.length ? args[i + 1] : "";
         switch (args[i]) {
@@ -69,7 +74,7 @@ public final class SteadyBenchmark {
           case "--hosts" -> hosts = Integer.parseInt(v);
           case "--concurrency" -> concurrency = Integer.parseInt(v);
           case "--unchanged-scale" -> unchanged = Double.parseDouble(v);
-          case "--new-scale" -> fresh = Double.parseDouble(v);
+          case "--publish-every" -> publishEvery = Double.parseDouble(v);
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
         i++;
@@ -91,7 +96,7 @@ public final class SteadyBenchmark {
           hosts <= 0 ? sources : hosts,
           concurrency,
           unchanged,
-          fresh);
+          publishEvery);
     }
 
     Duration window() {
@@ -149,16 +154,40 @@ public final class SteadyBenchmark {
   }
 
   private static List<Window> regime(Options o, String regime, List<String> recs) throws Exception {
-    double webScale = regime.equals("new") ? o.newScale() : o.unchangedScale();
-    System.out.printf(
-        "%n=== regime %s: demo web at %.0f trace seconds per wall second; starting a stack%n",
-        regime, webScale);
+    boolean fresh = regime.equals("new");
+    double webScale = fresh ? BUSY_SCALE : o.unchangedScale();
+    long step = Math.max(1, Math.round(BUSY_SCALE * o.publishEvery()));
+    // trace seconds the busy web must cover: the whole regime and a margin
+    long horizon =
+        (long)
+            (BUSY_SCALE
+                * (900
+                    + 2 * o.warmupSeconds()
+                    + o.alternate() * (2 * o.window().toSeconds() + o.settleSeconds() + 60)));
+    if (fresh) {
+      System.out.printf(
+          "%n=== regime new: every demo source publishes an item (a page a version) every %.2f s;"
+              + " the bare loop's GETs are unconditional (every answer a 200, parsed);"
+              + " starting a stack%n",
+          step / BUSY_SCALE);
+    } else {
+      System.out.printf(
+          "%n=== regime unchanged: the bundled traces at %.0f trace seconds per wall second;"
+              + " the bare loop's GETs are conditional, as the worker's; starting a stack%n",
+          webScale);
+    }
     long t0 = System.nanoTime();
     Map<String, String> env = new LinkedHashMap<>();
     env.put("FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s");
     env.put("FRESHET_SCHEDULER_CADENCE_TIME_SCALE", Double.toString(3600 / o.everySeconds()));
     List<Window> windows = new ArrayList<>();
-    try (BenchStack stack = new BenchStack(o.sources(), o.hosts(), webScale, env)) {
+    try (BenchStack stack =
+        new BenchStack(
+            o.sources(),
+            o.hosts(),
+            webScale,
+            ws -> fresh ? BusyCatalog.build(ws, step, horizon) : Catalog.fromBundledTraces(ws),
+            env)) {
       ProcessFigures figures = new ProcessFigures(stack);
       System.out.printf(
           "stack up in %.1f s; JVM options by process:%n", (System.nanoTime() - t0) / 1e9);
@@ -173,7 +202,7 @@ public final class SteadyBenchmark {
         stack.importSources(config);
         SteadyLags lags =
             new SteadyLags(watcher, new PlainAvroDecoder(stack.settings.registryCcompatUrl()));
-        SteadyBareLoop bare = new SteadyBareLoop(stack.twin, o.concurrency());
+        SteadyBareLoop bare = new SteadyBareLoop(stack.twin, o.concurrency(), !fresh);
         Duration warm = Duration.ofSeconds(o.warmupSeconds());
         System.out.printf(
             "warm-up: pipeline %d s (first fetches of the import included)%n", warm.toSeconds());

@@ -38,7 +38,7 @@ final class SteadyReport {
     System.out.printf("GC ms in the window: %s%n", join(w.gcMs(), "%.0f"));
     Map<String, Double> mib = new TreeMap<>();
     w.rssKiB().forEach((p, v) -> mib.put(p, v / 1024.0));
-    System.out.printf("resident MiB at the end: %s%n", join(mib, "%.0f"));
+    System.out.printf("resident MiB at the end (PSS): %s%n", join(mib, "%.0f"));
   }
 
   static String perFetch(Map<String, Double> cpuMs, long fetches) {
