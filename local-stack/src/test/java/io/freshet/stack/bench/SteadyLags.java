@@ -2,6 +2,7 @@ package io.freshet.stack.bench;
 
 import io.freshet.stack.PlainAvroDecoder;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -18,21 +19,23 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * The per-stage lag of the fetches of one window of sustained load, from the same data as {@link
  * PipelineBenchmark}'s rounds: {@code FetchRequested.requested_at} (the claim), when this JVM's
  * {@code read_committed} consumer saw each record, {@code FetchCompleted.started_at}/{@code
- * finished_at}, and the scheduler's row (epoch, lease released, {@code updated_at}), sampled every
- * {@link #sample} call (a fetch whose row was claimed again before a sample saw it released has no
- * applied time and is left out of that stage). Fetches claimed in the window are counted.
+ * finished_at}, the sink's {@code content.activity_log.items_arrived} and the scheduler's row
+ * (epoch, lease released, {@code updated_at}), sampled every {@link #sample} call (a fetch whose
+ * row was claimed again before a sample saw it released has no applied time and is left out of that
+ * stage). Fetches claimed in the window are counted.
  */
 final class SteadyLags {
 
   private record Req(long requestedAt, long seenAt, String sourceId, long epoch) {}
 
-  private record Done(long startedAt, long finishedAt, long seenAt) {}
+  private record Done(long startedAt, long finishedAt, long seenAt, int items) {}
 
   private final PipelineBenchmark.TopicWatcher watcher;
   private final PlainAvroDecoder avro;
   private final Map<String, Req> reqs = new HashMap<>();
   private final Map<String, Done> done = new HashMap<>();
   private final List<long[]> items = new ArrayList<>(); // fetched_at, seen
+  private final Map<String, Long> stored = new HashMap<>(); // request id -> all its items stored
   private final Map<String, Long> applied = new HashMap<>(); // "id:epoch" -> applied at
   private long windowStart;
   private long itemsInWindow;
@@ -49,6 +52,7 @@ final class SteadyLags {
     done.clear();
     items.clear();
     applied.clear();
+    stored.clear();
     itemsInWindow = 0;
     windowStart = System.currentTimeMillis();
   }
@@ -69,7 +73,13 @@ final class SteadyLags {
                     v.get("source_id").toString(),
                     (Long) v.get("epoch")));
         case PipelineBenchmark.COMPLETED ->
-            done.put(id, new Done((Long) v.get("started_at"), (Long) v.get("finished_at"), s.at()));
+            done.put(
+                id,
+                new Done(
+                    (Long) v.get("started_at"),
+                    (Long) v.get("finished_at"),
+                    s.at(),
+                    (Integer) v.get("item_count")));
         case PipelineBenchmark.CONTENT -> {
           itemsInWindow++;
           items.add(new long[] {(Long) v.get("fetched_at"), s.at()});
@@ -86,6 +96,35 @@ final class SteadyLags {
       while (rs.next()) {
         applied.putIfAbsent(
             rs.getString(1) + ":" + rs.getLong(2), Math.min(rs.getTimestamp(3).getTime(), now));
+      }
+    }
+    sampleStored(c, now);
+  }
+
+  /**
+   * A request's items are stored when the sink's activity-log row counts them all (sampled, as in
+   * {@link PipelineBenchmark}).
+   */
+  private void sampleStored(Connection c, long now) throws SQLException {
+    List<String> pending = new ArrayList<>();
+    for (var e : done.entrySet()) {
+      if (e.getValue().items() > 0 && !stored.containsKey(e.getKey())) {
+        pending.add(e.getKey());
+      }
+    }
+    if (pending.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT request_id, items_arrived FROM content.activity_log WHERE request_id = ANY(?)")) {
+      st.setArray(1, c.createArrayOf("text", pending.toArray()));
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          if (rs.getInt(2) >= done.get(rs.getString(1)).items()) {
+            stored.put(rs.getString(1), now);
+          }
+        }
       }
     }
   }
@@ -118,6 +157,11 @@ final class SteadyLags {
       }
       if (at != null) {
         add(lags, "claim -> outcome applied (total)", at - q.requestedAt());
+      }
+      Long itemsStored = stored.get(e.getKey());
+      if (d != null && itemsStored != null) {
+        add(lags, "fetched -> its items stored (sampled)", itemsStored - d.finishedAt());
+        add(lags, "claim -> its items stored (total)", itemsStored - q.requestedAt());
       }
     }
     for (long[] i : items) {
