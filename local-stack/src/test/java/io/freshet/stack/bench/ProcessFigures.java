@@ -192,6 +192,18 @@ final class ProcessFigures {
     return Double.NaN;
   }
 
+  /**
+   * A process's command line from {@code /proc/<pid>/cmdline} (the JDK's view may be cut short).
+   */
+  static List<String> arguments(long pid) {
+    try {
+      String line = new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")));
+      return List.of(line.split("\0"));
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
+  }
+
   /** Each JVM's options (what precedes its main class or jar), by part. */
   Map<String, String> jvmFlags() {
     Map<String, String> out = new TreeMap<>();
@@ -201,21 +213,19 @@ final class ProcessFigures {
               if (name.equals("postgresql") || name.equals("other")) {
                 return;
               }
-              ProcessHandle.of(pid)
-                  .flatMap(h -> h.info().arguments())
-                  .ifPresent(
-                      args -> {
-                        List<String> flags = new ArrayList<>();
-                        for (String a : args) {
-                          if (a.equals("-jar") || a.equals("-cp") || !a.startsWith("-")) {
-                            break;
-                          }
-                          if (!a.startsWith("-D") || a.startsWith("-Dkafka.logs")) {
-                            flags.add(a);
-                          }
-                        }
-                        out.putIfAbsent(name, String.join(" ", flags));
-                      });
+              List<String> args = arguments(pid);
+              List<String> flags = new ArrayList<>();
+              for (String a : args.subList(Math.min(1, args.size()), args.size())) {
+                if (a.equals("-jar") || a.equals("-cp") || !a.startsWith("-")) {
+                  break;
+                }
+                if (!a.startsWith("-D")) {
+                  flags.add(a);
+                }
+              }
+              if (!args.isEmpty()) {
+                out.putIfAbsent(name, String.join(" ", flags));
+              }
             });
     if (!out.containsKey(BENCH)) {
       out.put(BENCH, String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
