@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs SteadyBenchmark: the whole local pipeline (standalone broker, PostgreSQL, registry, the five
+# services as processes with the launcher's JVM options, the demo web) at a sustained offered load —
+# every source due again --every seconds after its last outcome, fetched by the scheduler's own
+# claim loop — alternating, in one run, with a bare GET + parse loop (the worker's feed parser) over
+# a twin of the same demo web, each for windows of minutes after a warm-up. Per regime (its own
+# stack): fetches/s of each side and their ratio, CPU ms per fetch per process (OS), per-stage lag,
+# GC time, resident memory, the JVM options, and the reconciliation with the demo web's ground truth.
+# Every port is a free random one (never ./freshet up's defaults).
+#   local-stack/bench/steady-benchmark.sh [--regime unchanged|new|both] [--minutes M] [--alternate K]
+#       [--warmup SECONDS] [--settle SECONDS] [--every SECONDS] [--sources N] [--hosts H]
+#       [--concurrency C] [--unchanged-scale X] [--publish-every SECONDS]
+# Defaults: both regimes, 2 alternations of 3-minute windows, 90 s warm-up of each side, 20 s settle
+# after each resume, every 1 s, 1,496 sources on as many hosts, bare loop 400 at once (the worker's
+# 4 consumers x 100 records); regime unchanged: the bundled traces at wall speed (--unchanged-scale 1:
+# nearly every fetch a 304); regime new: every source publishes an item every --publish-every 1 s
+# (a synthetic catalog of the same mix of kinds), and the bare loop GETs unconditionally.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+# package: the services' exec jars, which the benchmark starts as processes; test classes included.
+# Each module's classpath goes to its own target/bench.classpath: the bare loop needs fetch-worker's.
+# SKIP_BUILD=1 reuses what an earlier run built (nothing but the benchmark changed since).
+[ "${SKIP_BUILD:-}" = 1 ] || ./mvnw -q -B -ntp -o -pl local-stack -am package -DskipTests dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath >/dev/null
+cp="$root/local-stack/target/test-classes:$root/local-stack/target/classes:$(cat "$root/local-stack/target/bench.classpath")"
+cp="$cp:$root/fetch-worker/target/classes:$(cat "$root/fetch-worker/target/bench.classpath")"
+cd local-stack
+exec "$("$root/bin/find-java")" -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn --enable-native-access=ALL-UNNAMED -cp "$cp" io.freshet.stack.bench.SteadyBenchmark "$@"

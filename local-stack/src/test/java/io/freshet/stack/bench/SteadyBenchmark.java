@@ -1,0 +1,370 @@
+package io.freshet.stack.bench;
+
+import io.freshet.stack.PlainAvroDecoder;
+import io.freshet.stack.demoweb.Catalog;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The whole local pipeline at a sustained offered load, beside a bare GET + parse loop over the
+ * same demo web, each for windows of minutes, alternating in one run. A program, not a test: {@code
+ * local-stack/bench/steady-benchmark.sh [options]} (usage in the script).
+ *
+ * <p>Per regime, a stack of its own ({@link BenchStack}, the launcher's defaults): every demo
+ * source imported with an {@code interval} cadence of one model hour and the scheduler's cadence
+ * clock scaled so that an hour is {@code --every} wall seconds, hints ignored — the scheduler's own
+ * claim loop keeps every source coming due again {@code --every} s after its last outcome, so the
+ * pipeline is saturated (or runs at sources / every, whichever is lower). The regime is the demo
+ * web's pace: {@code unchanged} (trace time at wall speed: nearly every fetch a 304) and {@code
+ * new} (every source publishing an item every {@code --publish-every} s, {@link BusyCatalog}:
+ * fetches carry several new items). After a warm-up of each side, pipeline window and bare window
+ * alternate {@code --alternate} times. The pipeline pauses for a bare window (every source disabled
+ * in one statement, the in-flight fetches answered), then resumes (enabled, due now) and settles
+ * before its next window. fetches/s of the pipeline = outcomes applied by the scheduler ({@code
+ * freshet_scheduler_outcomes_total{result="applied"}}) per second of the window.
+ */
+public final class SteadyBenchmark {
+
+  /** The busy web's trace seconds per wall second: publications a sixtieth of a second apart. */
+  static final double BUSY_SCALE = 60;
+
+  record Options(
+      double minutes,
+      int warmupSeconds,
+      int settleSeconds,
+      List<String> regimes,
+      int alternate,
+      double everySeconds,
+      int sources,
+      int hosts,
+      int concurrency,
+      double unchangedScale,
+      double publishEvery) {
+
+    static Options parse(String[] args) {
+      double minutes = 3;
+      int warmup = 90;
+      int settle = 20;
+      String regime = "both";
+      int alternate = 2;
+      double every = 1;
+      int sources = 1496;
+      int hosts = 0;
+      int concurrency = 400;
+      double unchanged = 1;
+      double publishEvery = 1;
+      for (int i = 0; i < args.length; i++) {
+        String v = i + 1 < args.length ? args[i + 1] : "";
+        switch (args[i]) {
+          case "--minutes" -> minutes = Double.parseDouble(v);
+          case "--warmup" -> warmup = Integer.parseInt(v);
+          case "--settle" -> settle = Integer.parseInt(v);
+          case "--regime" -> regime = v;
+          case "--alternate" -> alternate = Integer.parseInt(v);
+          case "--every" -> every = Double.parseDouble(v);
+          case "--sources" -> sources = Integer.parseInt(v);
+          case "--hosts" -> hosts = Integer.parseInt(v);
+          case "--concurrency" -> concurrency = Integer.parseInt(v);
+          case "--unchanged-scale" -> unchanged = Double.parseDouble(v);
+          case "--publish-every" -> publishEvery = Double.parseDouble(v);
+          default -> throw new IllegalArgumentException("unknown option " + args[i]);
+        }
+        i++;
+      }
+      List<String> regimes =
+          switch (regime) {
+            case "both" -> List.of("unchanged", "new");
+            case "unchanged", "new" -> List.of(regime);
+            default -> throw new IllegalArgumentException("--regime unchanged|new|both: " + regime);
+          };
+      return new Options(
+          minutes,
+          warmup,
+          settle,
+          regimes,
+          alternate,
+          every,
+          sources,
+          hosts <= 0 ? sources : hosts,
+          concurrency,
+          unchanged,
+          publishEvery);
+    }
+
+    Duration window() {
+      return Duration.ofMillis((long) (minutes * 60_000));
+    }
+  }
+
+  /** One pipeline or bare window. */
+  record Window(
+      String side,
+      double seconds,
+      long fetches,
+      String detail,
+      Map<String, Double> cpuMs,
+      Map<String, Double> gcMs,
+      Map<String, Long> rssKiB,
+      Map<String, double[]> stages) {
+
+    double rate() {
+      return fetches / seconds;
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options o = Options.parse(args);
+    System.out.printf(
+        "steady benchmark: %d demo sources (well-behaved) on %d hosts, each due %.1f s after its"
+            + " last outcome; regimes %s; %d x (pipeline %.1f min, bare %.1f min) after a %d s"
+            + " warm-up of each; bare loop %d at once; %d cores; load at start %s%n",
+        o.sources(),
+        o.hosts(),
+        o.everySeconds(),
+        o.regimes(),
+        o.alternate(),
+        o.minutes(),
+        o.minutes(),
+        o.warmupSeconds(),
+        o.concurrency(),
+        Runtime.getRuntime().availableProcessors(),
+        PipelineBenchmark.load());
+    int exit = 0;
+    Map<String, List<Window>> all = new LinkedHashMap<>();
+    List<String> recs = new ArrayList<>();
+    for (String regime : o.regimes()) {
+      try {
+        all.put(regime, regime(o, regime, recs));
+      } catch (Exception e) {
+        e.printStackTrace();
+        exit = 1;
+      }
+    }
+    SteadyReport.summary(all, recs);
+    System.out.println("load at end: " + PipelineBenchmark.load());
+    System.exit(exit);
+  }
+
+  private static List<Window> regime(Options o, String regime, List<String> recs) throws Exception {
+    boolean fresh = regime.equals("new");
+    double webScale = fresh ? BUSY_SCALE : o.unchangedScale();
+    long step = Math.max(1, Math.round(BUSY_SCALE * o.publishEvery()));
+    // trace seconds the busy web must cover: the whole regime and a margin
+    long horizon =
+        (long)
+            (BUSY_SCALE
+                * (900
+                    + 2 * o.warmupSeconds()
+                    + o.alternate() * (2 * o.window().toSeconds() + o.settleSeconds() + 60)));
+    if (fresh) {
+      System.out.printf(
+          "%n=== regime new: every demo source publishes an item (a page a version) every %.2f s;"
+              + " the bare loop's GETs are unconditional (every answer a 200, parsed);"
+              + " starting a stack%n",
+          step / BUSY_SCALE);
+    } else {
+      System.out.printf(
+          "%n=== regime unchanged: the bundled traces at %.0f trace seconds per wall second;"
+              + " the bare loop's GETs are conditional, as the worker's; starting a stack%n",
+          webScale);
+    }
+    long t0 = System.nanoTime();
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s");
+    env.put("FRESHET_SCHEDULER_CADENCE_TIME_SCALE", Double.toString(3600 / o.everySeconds()));
+    List<Window> windows = new ArrayList<>();
+    try (BenchStack stack =
+        new BenchStack(
+            o.sources(),
+            o.hosts(),
+            webScale,
+            ws -> fresh ? BusyCatalog.build(ws, step, horizon) : Catalog.fromBundledTraces(ws),
+            env)) {
+      ProcessFigures figures = new ProcessFigures(stack);
+      System.out.printf(
+          "stack up in %.1f s; JVM options by process:%n", (System.nanoTime() - t0) / 1e9);
+      figures.jvmFlags().forEach((k, v) -> System.out.printf("  %-20s %s%n", k, v));
+      System.out.println("  service environment over the launcher's: " + env);
+      ObjectNode config = PipelineBenchmark.JSON.createObjectNode();
+      config.putObject("cadence").put("mode", "interval").put("every_minutes", 60);
+      config.put("hints", "ignore");
+      // Every item the web shows counts in its ground truth: at wall speed the traces' items are
+      // dated months back, which the worker's default window (30 days) would drop.
+      config.put("window_days", 0);
+      var watcher = new PipelineBenchmark.TopicWatcher(stack.settings.bootstrapServers());
+      watcher.start();
+      try {
+        stack.importSources(config);
+        SteadyLags lags =
+            new SteadyLags(watcher, new PlainAvroDecoder(stack.settings.registryCcompatUrl()));
+        SteadyBareLoop bare = new SteadyBareLoop(stack.twin, o.concurrency(), !fresh);
+        Duration warm = Duration.ofSeconds(o.warmupSeconds());
+        System.out.printf(
+            "warm-up: pipeline %d s (first fetches of the import included)%n", warm.toSeconds());
+        pipelineWindow(stack, figures, lags, warm);
+        pause(stack);
+        System.out.printf("warm-up: bare loop %d s%n", warm.toSeconds());
+        bare.run(warm);
+        for (int k = 1; k <= o.alternate(); k++) {
+          resume(stack, o.settleSeconds());
+          Window p = pipelineWindow(stack, figures, lags, o.window());
+          SteadyReport.print(regime, k, p);
+          windows.add(p);
+          pause(stack);
+          Window b = bareWindow(figures, bare, o.window());
+          SteadyReport.print(regime, k, b);
+          windows.add(b);
+        }
+        String line = stack.reconcile().line();
+        recs.add(regime + ": " + line);
+        System.out.println("reconciliation with the demo web's ground truth: " + line);
+      } finally {
+        watcher.shutdown();
+      }
+    }
+    return windows;
+  }
+
+  private static Window pipelineWindow(
+      BenchStack stack, ProcessFigures figures, SteadyLags lags, Duration length) throws Exception {
+    Map<String, Double> out0 = outcomes(stack);
+    ProcessFigures.Sample s0 = figures.sample();
+    lags.start();
+    long t0 = System.nanoTime();
+    long end = t0 + length.toNanos();
+    try (Connection c = stack.connect()) {
+      boolean warned = false;
+      while (System.nanoTime() < end) {
+        try {
+          lags.sample(c);
+        } catch (RuntimeException | java.sql.SQLException e) {
+          if (!warned) {
+            System.out.println("a lag sample failed (the stages may miss some fetches): " + e);
+            warned = true;
+          }
+        }
+        Thread.sleep(200);
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      ProcessFigures.Sample s1 = figures.sample();
+      Map<String, Double> out1 = outcomes(stack);
+      Map<String, Long> byStatus = new TreeMap<>();
+      out1.forEach(
+          (k, v) -> {
+            long d = Math.round(v - out0.getOrDefault(k, 0.0));
+            if (d > 0) {
+              byStatus.put(k, d);
+            }
+          });
+      long applied =
+          byStatus.entrySet().stream()
+              .filter(e -> e.getKey().endsWith("/applied"))
+              .mapToLong(Map.Entry::getValue)
+              .sum();
+      String detail =
+          String.format(
+              "outcomes %s; %d items on the content topic (%.2f per fetch)",
+              byStatus, lags.items(), applied == 0 ? 0.0 : (double) lags.items() / applied);
+      return new Window(
+          "pipeline",
+          seconds,
+          applied,
+          detail,
+          minus(s1.cpuMs(), s0.cpuMs()),
+          minus(s1.gcMs(), s0.gcMs()),
+          s1.rssKiB(),
+          lags.stages());
+    }
+  }
+
+  private static Window bareWindow(ProcessFigures figures, SteadyBareLoop bare, Duration length)
+      throws Exception {
+    ProcessFigures.Sample s0 = figures.sample();
+    long t0 = System.nanoTime();
+    SteadyBareLoop.Result r = bare.run(length);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    ProcessFigures.Sample s1 = figures.sample();
+    String detail =
+        String.format(
+            "%d x 200 (%d feeds parsed, %d items), %d x 304, %d failed",
+            r.ok(), r.parsed(), r.items(), r.notModified(), r.failed());
+    return new Window(
+        "bare",
+        seconds,
+        r.fetches(),
+        detail,
+        minus(s1.cpuMs(), s0.cpuMs()),
+        minus(s1.gcMs(), s0.gcMs()),
+        s1.rssKiB(),
+        Map.of());
+  }
+
+  /** freshet_scheduler_outcomes_total by "status/result". */
+  private static Map<String, Double> outcomes(BenchStack stack) throws Exception {
+    Map<String, Double> out = new TreeMap<>();
+    for (String line : stack.prometheus(stack.settings.schedulerPort()).split("\n")) {
+      if (!line.startsWith("freshet_scheduler_outcomes_total{")) {
+        continue;
+      }
+      String labels = line.substring(line.indexOf('{') + 1, line.lastIndexOf('}'));
+      String status = label(labels, "status");
+      String result = label(labels, "result");
+      double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      out.merge(status.toLowerCase() + "/" + result, v, Double::sum);
+    }
+    return out;
+  }
+
+  private static String label(String labels, String name) {
+    int i = labels.indexOf(name + "=\"");
+    if (i < 0) {
+      return "?";
+    }
+    int from = i + name.length() + 2;
+    return labels.substring(from, labels.indexOf('"', from));
+  }
+
+  /** Every source disabled (no claims); waits until no lease is left (the in-flight answered). */
+  private static void pause(BenchStack stack) throws Exception {
+    try (Connection c = stack.connect();
+        Statement st = c.createStatement()) {
+      st.executeUpdate("UPDATE scheduler.sources SET enabled = false");
+      long deadline = System.currentTimeMillis() + 120_000;
+      while (System.currentTimeMillis() < deadline) {
+        try (ResultSet rs =
+            st.executeQuery(
+                "SELECT count(*) FROM scheduler.sources WHERE lease_until IS NOT NULL")) {
+          rs.next();
+          if (rs.getLong(1) == 0) {
+            break;
+          }
+        }
+        Thread.sleep(200);
+      }
+    }
+    Thread.sleep(3_000); // the sink and stats finish what the last fetches emitted
+  }
+
+  private static void resume(BenchStack stack, int settleSeconds) throws Exception {
+    try (Connection c = stack.connect();
+        Statement st = c.createStatement()) {
+      st.executeUpdate("UPDATE scheduler.sources SET enabled = true, next_due_at = now()");
+    }
+    Thread.sleep(settleSeconds * 1000L);
+  }
+
+  static <T extends Number> Map<String, Double> minus(Map<String, T> a, Map<String, T> b) {
+    Map<String, Double> out = new TreeMap<>();
+    a.forEach(
+        (k, v) -> out.put(k, v.doubleValue() - (b.containsKey(k) ? b.get(k).doubleValue() : 0)));
+    return out;
+  }
+}

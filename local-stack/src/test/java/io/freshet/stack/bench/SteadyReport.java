@@ -1,0 +1,110 @@
+package io.freshet.stack.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** What {@link SteadyBenchmark} prints: each window as it ends, then a summary per regime. */
+final class SteadyReport {
+
+  private SteadyReport() {}
+
+  static void print(String regime, int k, SteadyBenchmark.Window w) {
+    System.out.printf(
+        "%n--- %s, %s window %d: %.1f fetches/s (%d in %.1f s; load %s)%n%s%n",
+        regime,
+        w.side(),
+        k,
+        w.rate(),
+        w.fetches(),
+        w.seconds(),
+        PipelineBenchmark.load(),
+        w.detail());
+    if (!w.stages().isEmpty()) {
+      System.out.printf("%-42s %8s %8s %8s %7s%n", "stage (ms)", "median", "p95", "max", "n");
+      w.stages()
+          .forEach(
+              (s, v) ->
+                  System.out.printf("%-42s %8.0f %8.0f %8.0f %7.0f%n", s, v[0], v[1], v[2], v[3]));
+    }
+    double total = w.cpuMs().values().stream().mapToDouble(Double::doubleValue).sum();
+    System.out.printf(
+        "CPU ms per fetch (OS, utime+stime): %s; all %.3f (%.2f of %d cores busy)%n",
+        perFetch(w.cpuMs(), w.fetches()),
+        total / Math.max(1, w.fetches()),
+        total / 1000 / w.seconds(),
+        Runtime.getRuntime().availableProcessors());
+    System.out.printf("GC ms in the window: %s%n", join(w.gcMs(), "%.0f"));
+    Map<String, Double> mib = new TreeMap<>();
+    w.rssKiB().forEach((p, v) -> mib.put(p, v / 1024.0));
+    System.out.printf("resident MiB at the end (PSS): %s%n", join(mib, "%.0f"));
+  }
+
+  static String perFetch(Map<String, Double> cpuMs, long fetches) {
+    StringBuilder b = new StringBuilder();
+    cpuMs.entrySet().stream()
+        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+        .forEach(
+            e ->
+                b.append(b.isEmpty() ? "" : "; ")
+                    .append(e.getKey())
+                    .append(String.format(" %.3f", e.getValue() / Math.max(1, fetches))));
+    return b.toString();
+  }
+
+  private static String join(Map<String, Double> m, String format) {
+    StringBuilder b = new StringBuilder();
+    m.forEach(
+        (k, v) ->
+            b.append(b.isEmpty() ? "" : "; ")
+                .append(k)
+                .append(' ')
+                .append(v.isNaN() ? "n/a" : String.format(format, v)));
+    return b.toString();
+  }
+
+  static void summary(Map<String, List<SteadyBenchmark.Window>> all, List<String> recs) {
+    System.out.printf("%n=== summary%n");
+    for (var e : all.entrySet()) {
+      List<SteadyBenchmark.Window> ws = e.getValue();
+      System.out.printf(
+          "regime %s%n%-8s %12s %12s %7s%n", e.getKey(), "window", "pipeline/s", "bare/s", "ratio");
+      List<Double> ratios = new ArrayList<>();
+      Map<String, Double> pipeCpu = new TreeMap<>();
+      Map<String, Double> pipeGc = new TreeMap<>();
+      Map<String, Double> bareCpu = new TreeMap<>();
+      long pipeFetches = 0;
+      long bareFetches = 0;
+      for (int i = 0; i + 1 < ws.size(); i += 2) {
+        SteadyBenchmark.Window p = ws.get(i);
+        SteadyBenchmark.Window b = ws.get(i + 1);
+        double ratio = p.rate() / b.rate();
+        ratios.add(ratio);
+        System.out.printf("%-8d %12.1f %12.1f %7.2f%n", i / 2 + 1, p.rate(), b.rate(), ratio);
+        p.cpuMs().forEach((k, v) -> pipeCpu.merge(k, v, Double::sum));
+        p.gcMs().forEach((k, v) -> pipeGc.merge(k, v, Double::sum));
+        b.cpuMs().forEach((k, v) -> bareCpu.merge(k, v, Double::sum));
+        pipeFetches += p.fetches();
+        bareFetches += b.fetches();
+      }
+      ratios.sort(Double::compare);
+      if (!ratios.isEmpty()) {
+        System.out.printf(
+            "ratio pipeline / bare: %.2f median, %.2f-%.2f (goal >= 0.3)%n",
+            ratios.get((ratios.size() - 1) / 2), ratios.getFirst(), ratios.getLast());
+      }
+      System.out.printf(
+          "pipeline CPU ms per fetch (every pipeline window): %s%n",
+          perFetch(pipeCpu, pipeFetches));
+      Map<String, Double> gcPer = new TreeMap<>();
+      final long pf = Math.max(1, pipeFetches);
+      pipeGc.forEach((k, v) -> gcPer.put(k, v / pf));
+      System.out.printf("pipeline GC ms per fetch: %s%n", join(gcPer, "%.4f"));
+      System.out.printf(
+          "bare loop CPU ms per fetch (every bare window; the twin web serves in this JVM): %s%n",
+          perFetch(bareCpu, bareFetches));
+    }
+    recs.forEach(r -> System.out.println("reconciliation, " + r));
+  }
+}
