@@ -34,6 +34,11 @@ public final class TestKeys {
     public String id() {
       return state.id();
     }
+
+    /** The key's secret part (which may itself hold {@code _}: it is base64url). */
+    public String secret() {
+      return ApiKeys.parse(text).orElseThrow().secret();
+    }
   }
 
   private TestKeys() {}

@@ -3,6 +3,7 @@ package io.freshet.scheduler.api.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.freshet.kit.security.ApiKeys;
 import io.freshet.scheduler.api.ApiClient;
 import io.freshet.scheduler.api.ApiItSupport;
 import java.time.Duration;
@@ -128,7 +129,7 @@ class AuditLogIT extends ApiItSupport {
             "QUERY-SECRET",
             "HEADER-SECRET",
             "CREDENTIAL-SECRET",
-            key.substring(key.lastIndexOf('_') + 1),
+            ApiKeys.parse(key).orElseThrow().secret(),
             ApiClient.TOKEN + "\"");
 
     // newest first, paged by before
