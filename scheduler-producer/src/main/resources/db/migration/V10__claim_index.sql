@@ -4,5 +4,6 @@
 -- cost N^2 (docs/benchmarks/scheduler-producer.md, "10 million sources"). sources_due_idx stays
 -- for the due-backlog gauges. Not CONCURRENTLY: Flyway's transactional lock would make it wait for
 -- itself; the build holds off writes to sources for its duration (about a minute at 10 million
--- rows on two cores).
-CREATE INDEX sources_claim_idx ON sources (priority DESC, next_due_at) WHERE enabled;
+-- rows on two cores). A large deployment builds it beforehand with CREATE INDEX CONCURRENTLY
+-- (docs/operations.md, "Upgrading the database"), and this migration then finds it.
+CREATE INDEX IF NOT EXISTS sources_claim_idx ON sources (priority DESC, next_due_at) WHERE enabled;
