@@ -164,12 +164,7 @@ public final class PushRules {
 
   /** Whether a fetch read an item it had not emitted before, or one that changed. */
   static boolean foundNew(FetchCompleted event) {
-    for (ItemDigest item : event.getItems()) {
-      if (item.getNovelty() != ItemNovelty.seen) {
-        return true;
-      }
-    }
-    return event.getItems().isEmpty() && event.getItemCount() > 0;
+    return newItems(event) > 0;
   }
 
   /**
