@@ -14,15 +14,24 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The demo sources, built deterministically from two traces: feed traces become feeds (RSS, Atom,
+ * The demo sources, built deterministically from the traces: feed traces become feeds (RSS, Atom,
  * JSON Feed), calendars and sync-token APIs — each feed trace once per kind — and page traces
- * become HTML pages. Sources are spread over {@code hosts} loopback addresses; a few hosts
- * misbehave (see {@link #behaviourOf(int)}).
+ * become HTML pages; with a history share, complete-history feed traces (bursty: several items
+ * often appear at once) become feeds too and release traces pages. Sources are spread over {@code
+ * hosts} loopback addresses; a few hosts misbehave (see {@link #behaviourOf(int)}).
  */
 public final class Catalog {
 
   /** Kinds that take their timelines from the feed trace, in the order sources cycle through. */
   static final Kind[] ITEM_KINDS = {Kind.RSS, Kind.ATOM, Kind.JSON_FEED, Kind.ICAL, Kind.JSON_API};
+
+  /**
+   * The kinds a complete-history (bursty) feed trace becomes, in the order sources cycle through.
+   */
+  static final Kind[] FEED_KINDS = {Kind.RSS, Kind.ATOM, Kind.JSON_FEED};
+
+  /** Of the complete-history sources, the share that are bursty feeds; the rest are releases. */
+  static final double BURSTY_SHARE = 0.3;
 
   /** Out of every this many hosts, the last five misbehave (one per misbehaviour). */
   static final int MISBEHAVING_PERIOD = 80;
@@ -33,10 +42,22 @@ public final class Catalog {
     this.byId = byId;
   }
 
-  /** Reads the traces shipped in this module's resources (see traces/ATTRIBUTION.md there). */
+  /**
+   * Reads the traces shipped in this module's resources (see traces/ATTRIBUTION.md there): the
+   * complete-history ones too when {@code settings.historyShare()} is above 0.
+   */
   public static Catalog fromBundledTraces(DemoWebSettings settings) {
+    TraceTimes feeds = readGzipResource("traces/feeds.csv.gz");
+    TraceTimes pages = readGzipResource("traces/pages.csv.gz");
+    if (settings.historyShare() == 0) {
+      return build(feeds, pages, settings);
+    }
     return build(
-        readGzipResource("traces/feeds.csv.gz"), readGzipResource("traces/pages.csv.gz"), settings);
+        feeds,
+        pages,
+        readGzipResource("traces/feeds-complete.csv.gz"),
+        readGzipResource("traces/releases.csv.gz"),
+        settings);
   }
 
   /**
@@ -79,35 +100,99 @@ public final class Catalog {
    * turn), the rest pages, each capped by what the traces hold.
    */
   public static Catalog build(TraceTimes feeds, TraceTimes pages, DemoWebSettings settings) {
+    return realise(slots(feeds, pages, settings.sources(), settings), settings);
+  }
+
+  /**
+   * Builds {@code settings.sources()} sources of which {@code settings.historyShare()} come from
+   * the complete-history traces — {@link #BURSTY_SHARE} of those bursty feeds (each trace once per
+   * {@link #FEED_KINDS} kind), the rest release pages (a new version changes the page) — and the
+   * remainder as {@link #build(TraceTimes, TraceTimes, DemoWebSettings)} makes them; each family is
+   * capped by what its trace holds, and spread evenly through the catalog.
+   */
+  public static Catalog build(
+      TraceTimes feeds,
+      TraceTimes pages,
+      TraceTimes burstyFeeds,
+      TraceTimes releases,
+      DemoWebSettings settings) {
     int total = settings.sources();
+    int burstyCapacity = burstyFeeds.sources() * FEED_KINDS.length;
+    int history =
+        Math.min(
+            burstyCapacity + releases.sources(), (int) Math.round(total * settings.historyShare()));
+    int released = Math.min(releases.sources(), history - (int) Math.round(history * BURSTY_SHARE));
+    int bursty = Math.min(burstyCapacity, history - released);
+    released = Math.min(releases.sources(), history - bursty);
+    int[] burstyOrder = busiestFirst(burstyFeeds, settings);
+    List<Slot> burstySlots = new ArrayList<>();
+    for (int i = 0; i < bursty; i++) {
+      Kind kind = FEED_KINDS[i % FEED_KINDS.length];
+      int f = burstyOrder[i / FEED_KINDS.length];
+      String traceId = burstyFeeds.ids().get(f);
+      burstySlots.add(
+          new Slot(kind.pathSegment() + "-" + traceId, kind, traceId, burstyFeeds.times()[f]));
+    }
+    int[] releaseOrder = busiestFirst(releases, settings);
+    List<Slot> releaseSlots = new ArrayList<>();
+    for (int i = 0; i < released; i++) {
+      int r = releaseOrder[i];
+      String traceId = releases.ids().get(r);
+      releaseSlots.add(new Slot(traceId, Kind.HTML, traceId, releases.times()[r]));
+    }
+    List<Slot> base = slots(feeds, pages, total - bursty - released, settings);
+    return realise(interleave(base, interleave(burstySlots, releaseSlots)), settings);
+  }
+
+  /** A source before its place (host, behaviour) in the catalog is known. */
+  private record Slot(String id, Kind kind, String traceId, long[] events) {}
+
+  /**
+   * {@code total} sources from the two original traces: up to 57.5 % from feed traces (every item
+   * kind in turn, busiest first), the rest pages in trace order, interleaved so that any prefix
+   * holds every kind.
+   */
+  private static List<Slot> slots(
+      TraceTimes feeds, TraceTimes pages, int total, DemoWebSettings settings) {
     int itemCapacity = feeds.sources() * ITEM_KINDS.length;
     int itemSources = Math.min(itemCapacity, (int) Math.round(total * 0.575));
     int pageSources = Math.min(pages.sources(), total - itemSources);
     itemSources = Math.min(itemCapacity, total - pageSources);
     int[] feedOrder = busiestFirst(feeds, settings);
-    int[] pageOrder = busiestFirst(pages, settings);
+    List<Slot> items = new ArrayList<>();
+    for (int i = 0; i < itemSources; i++) {
+      Kind kind = ITEM_KINDS[i % ITEM_KINDS.length];
+      int f = feedOrder[i / ITEM_KINDS.length];
+      String traceId = feeds.ids().get(f);
+      items.add(new Slot(kind.pathSegment() + "-" + traceId, kind, traceId, feeds.times()[f]));
+    }
+    List<Slot> pageSlots = new ArrayList<>();
+    for (int i = 0; i < pageSources; i++) {
+      String traceId = pages.ids().get(i);
+      pageSlots.add(new Slot(traceId, Kind.HTML, traceId, pages.times()[i]));
+    }
+    return interleave(items, pageSlots);
+  }
+
+  /** {@code a} and {@code b} merged in proportion, each in its own order, {@code a} first. */
+  private static List<Slot> interleave(List<Slot> a, List<Slot> b) {
+    List<Slot> out = new ArrayList<>(a.size() + b.size());
+    int i = 0;
+    int j = 0;
+    while (i < a.size() || j < b.size()) {
+      boolean takeA = i < a.size() && (j >= b.size() || (long) i * b.size() <= (long) j * a.size());
+      out.add(takeA ? a.get(i++) : b.get(j++));
+    }
+    return out;
+  }
+
+  /** The slots in order, the k-th on host {@code 1 + k % hosts} with that host's behaviour. */
+  private static Catalog realise(List<Slot> slots, DemoWebSettings settings) {
     Map<String, DemoSource> out = new LinkedHashMap<>();
     int k = 0;
-    int items = 0;
-    int pagesMade = 0;
-    // Interleave so that any prefix of the catalog holds every kind.
-    while (items < itemSources || pagesMade < pageSources) {
-      boolean takeItem =
-          items < itemSources
-              && (pagesMade >= pageSources || items * pageSources <= pagesMade * itemSources);
-      if (takeItem) {
-        Kind kind = ITEM_KINDS[items % ITEM_KINDS.length];
-        int f = feedOrder[items / ITEM_KINDS.length];
-        String traceId = feeds.ids().get(f);
-        String id = kind.pathSegment() + "-" + traceId;
-        out.put(id, source(id, kind, traceId, feeds.times()[f], k, settings));
-        items++;
-      } else {
-        String traceId = pages.ids().get(pagesMade);
-        out.put(
-            traceId, source(traceId, Kind.HTML, traceId, pages.times()[pagesMade], k, settings));
-        pagesMade++;
-      }
+    for (Slot slot : slots) {
+      out.put(
+          slot.id(), source(slot.id(), slot.kind(), slot.traceId(), slot.events(), k, settings));
       k++;
     }
     return new Catalog(out);

@@ -22,6 +22,12 @@ import java.util.Objects;
  * @param slowDelay how long a slow host takes to answer
  * @param rateLimitGap a rate-limited host answers 429 to a request sooner than this after its
  *     previous 200
+ * @param historyShare the share of the sources (0–0.5) taken from the two complete-history traces:
+ *     bursty feeds (every item's first-seen time; several often at once) as RSS, Atom and JSON
+ *     Feed, and software releases as pages (a new version changes the page). {@link #defaults()}
+ *     has 0: the two original traces only, on which the tests' and benchmarks' rounds are
+ *     calibrated; the demo web program ({@code ./freshet up}) takes {@value #LIVE_HISTORY_SHARE}
+ *     unless {@code DEMO_WEB_HISTORY_SHARE} says otherwise
  */
 public record DemoWebSettings(
     String bindAddress,
@@ -34,7 +40,11 @@ public record DemoWebSettings(
     Instant origin,
     boolean misbehaving,
     Duration slowDelay,
-    Duration rateLimitGap) {
+    Duration rateLimitGap,
+    double historyShare) {
+
+  /** The share of complete-history sources in the demo web the local stack runs. */
+  public static final double LIVE_HISTORY_SHARE = 0.15;
 
   public DemoWebSettings {
     Objects.requireNonNull(bindAddress, "bindAddress");
@@ -48,6 +58,37 @@ public record DemoWebSettings(
     require(scale > 0 && scale <= 1e7, "scale must be in (0, 1e7], got " + scale);
     require(!slowDelay.isNegative(), "slowDelay must not be negative");
     require(!rateLimitGap.isNegative(), "rateLimitGap must not be negative");
+    require(
+        historyShare >= 0 && historyShare <= 0.5,
+        "historyShare must be in [0, 0.5], got " + historyShare);
+  }
+
+  /** Settings without complete-history sources (the two original traces only). */
+  public DemoWebSettings(
+      String bindAddress,
+      int port,
+      int sources,
+      int hosts,
+      int window,
+      double scale,
+      Instant traceStart,
+      Instant origin,
+      boolean misbehaving,
+      Duration slowDelay,
+      Duration rateLimitGap) {
+    this(
+        bindAddress,
+        port,
+        sources,
+        hosts,
+        window,
+        scale,
+        traceStart,
+        origin,
+        misbehaving,
+        slowDelay,
+        rateLimitGap,
+        0);
   }
 
   public static DemoWebSettings defaults() {
@@ -80,7 +121,8 @@ public record DemoWebSettings(
           env.containsKey("DEMO_WEB_ORIGIN") ? Instant.parse(env.get("DEMO_WEB_ORIGIN")) : null,
           Boolean.parseBoolean(env.getOrDefault("DEMO_WEB_MISBEHAVING", "" + d.misbehaving())),
           Duration.parse(env.getOrDefault("DEMO_WEB_SLOW_DELAY", d.slowDelay().toString())),
-          Duration.parse(env.getOrDefault("DEMO_WEB_RATE_LIMIT_GAP", d.rateLimitGap().toString())));
+          Duration.parse(env.getOrDefault("DEMO_WEB_RATE_LIMIT_GAP", d.rateLimitGap().toString())),
+          Double.parseDouble(env.getOrDefault("DEMO_WEB_HISTORY_SHARE", "" + LIVE_HISTORY_SHARE)));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("demo web settings: " + e.getMessage(), e);
     }
@@ -99,7 +141,8 @@ public record DemoWebSettings(
         origin,
         misbehaving,
         slowDelay,
-        rateLimitGap);
+        rateLimitGap,
+        historyShare);
   }
 
   public DemoWebSettings withPort(int p) {
@@ -114,7 +157,8 @@ public record DemoWebSettings(
         origin,
         misbehaving,
         slowDelay,
-        rateLimitGap);
+        rateLimitGap,
+        historyShare);
   }
 
   public DemoWebSettings withScale(double s) {
@@ -129,7 +173,8 @@ public record DemoWebSettings(
         origin,
         misbehaving,
         slowDelay,
-        rateLimitGap);
+        rateLimitGap,
+        historyShare);
   }
 
   public DemoWebSettings withMisbehaving(boolean m) {
@@ -144,7 +189,8 @@ public record DemoWebSettings(
         origin,
         m,
         slowDelay,
-        rateLimitGap);
+        rateLimitGap,
+        historyShare);
   }
 
   public DemoWebSettings withOrigin(Instant o) {
@@ -159,7 +205,24 @@ public record DemoWebSettings(
         o,
         misbehaving,
         slowDelay,
-        rateLimitGap);
+        rateLimitGap,
+        historyShare);
+  }
+
+  public DemoWebSettings withHistoryShare(double share) {
+    return new DemoWebSettings(
+        bindAddress,
+        port,
+        sources,
+        hosts,
+        window,
+        scale,
+        traceStart,
+        origin,
+        misbehaving,
+        slowDelay,
+        rateLimitGap,
+        share);
   }
 
   private static void require(boolean ok, String message) {

@@ -103,4 +103,70 @@ class CatalogTest {
     assertThat(Catalog.hostAddress(1)).isEqualTo("127.0.1.1");
     assertThat(Catalog.hostAddress(255)).isEqualTo("127.0.2.1");
   }
+
+  @Test
+  void theLiveShareTakesBurstyFeedsAndReleasePagesFromTheCompleteHistoriesAndKeepsEveryKind() {
+    var settings = DemoWebSettings.defaults().withHistoryShare(DemoWebSettings.LIVE_HISTORY_SHARE);
+    Catalog c = Catalog.fromBundledTraces(settings);
+    assertThat(c.size()).isEqualTo(1_000);
+    assertThat(new HashSet<>(c.sources().stream().map(DemoSource::id).toList())).hasSize(1_000);
+    List<DemoSource> bursty =
+        c.sources().stream().filter(s -> s.traceId().startsWith("cfeed-")).toList();
+    List<DemoSource> releases =
+        c.sources().stream().filter(s -> s.traceId().startsWith("release-")).toList();
+    assertThat(bursty).hasSize(45); // 30 % of 150
+    assertThat(releases).hasSize(105);
+    assertThat(bursty.stream().map(DemoSource::kind).collect(Collectors.toSet()))
+        .isEqualTo(EnumSet.of(Kind.RSS, Kind.ATOM, Kind.JSON_FEED));
+    assertThat(releases).allMatch(s -> s.kind() == Kind.HTML);
+    assertThat(c.sources().stream().map(DemoSource::kind).collect(Collectors.toSet()))
+        .isEqualTo(EnumSet.allOf(Kind.class));
+    // each feed trace in all three feed kinds, with the trace's own timeline
+    DemoSource rss = bursty.stream().filter(s -> s.kind() == Kind.RSS).findFirst().orElseThrow();
+    assertThat(c.get("jsonfeed-" + rss.traceId()).events()).isEqualTo(rss.events());
+    // spread through the catalog, not appended: the first tenth already holds both families
+    List<DemoSource> firstTenth = c.sources().stream().limit(100).toList();
+    assertThat(firstTenth).anyMatch(s -> s.traceId().startsWith("cfeed-"));
+    assertThat(firstTenth).anyMatch(s -> s.traceId().startsWith("release-"));
+    // the busiest complete-history feed is bursty: items first seen in the same hour
+    assertThat(hasTwoWithinAnHour(rss.events())).isTrue();
+  }
+
+  @Test
+  void aShareOfNoneBuildsTheSameCatalogAsTheTwoOriginalTracesAlone() {
+    var settings = DemoWebSettings.defaults().withSources(300);
+    Catalog without = Catalog.fromBundledTraces(settings);
+    assertThat(without.sources())
+        .noneMatch(s -> s.traceId().startsWith("cfeed-") || s.traceId().startsWith("release-"));
+    Catalog small =
+        Catalog.fromBundledTraces(settings.withSources(12).withHistoryShare(0.15)); // 2 of 12
+    assertThat(small.sources()).anyMatch(s -> s.traceId().startsWith("cfeed-"));
+    assertThat(small.sources()).anyMatch(s -> s.traceId().startsWith("release-"));
+    assertThat(small.size()).isEqualTo(12);
+  }
+
+  @Test
+  void theShareIsValidatedAndTheDemoWebProgramDefaultsToTheLiveShare() {
+    assertThatThrownBy(() -> DemoWebSettings.defaults().withHistoryShare(0.6))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("historyShare");
+    assertThatThrownBy(() -> DemoWebSettings.defaults().withHistoryShare(Double.NaN))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(DemoWebSettings.defaults().historyShare()).isZero();
+    assertThat(DemoWebSettings.fromEnvironment(java.util.Map.of()).historyShare())
+        .isEqualTo(DemoWebSettings.LIVE_HISTORY_SHARE);
+    assertThat(
+            DemoWebSettings.fromEnvironment(java.util.Map.of("DEMO_WEB_HISTORY_SHARE", "0"))
+                .historyShare())
+        .isZero();
+  }
+
+  private static boolean hasTwoWithinAnHour(long[] events) {
+    for (int i = 1; i < events.length; i++) {
+      if (events[i] - events[i - 1] < 3_600) {
+        return true;
+      }
+    }
+    return false;
+  }
 }
