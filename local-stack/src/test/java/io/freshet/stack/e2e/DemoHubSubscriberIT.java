@@ -63,6 +63,12 @@ class DemoHubSubscriberIT {
   static final int SOURCES = 60;
   static final Duration LEASE = Duration.ofSeconds(10);
 
+  /**
+   * How long an event the test caused may take to reach the topics: seconds on a quiet machine; the
+   * bound is for a loaded one (e2e classes run two at once), and a pass does not wait for it.
+   */
+  static final Duration EVENT_WAIT = Duration.ofSeconds(60);
+
   StackFixture stack;
   PlainAvroDecoder decoder;
 
@@ -180,7 +186,7 @@ class DemoHubSubscriberIT {
     // One partition per source, in order: the four valid ones' events come after anything the
     // eight bad ones could have caused.
     Awaitility.await("an event per valid notification")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(EVENT_WAIT)
         .until(() -> events(signed, "notification").size() >= 4);
     assertThat(events(signed, "notification")).hasSize(4);
     Map<String, Double> after = notificationCounters();
@@ -210,7 +216,7 @@ class DemoHubSubscriberIT {
     // a valid one after them, as a marker: once its event is read, theirs would have been
     assertThat(push(s, "marker", "sha256", Signing.VALID)).containsExactly(202);
     Awaitility.await("the marker's event")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(EVENT_WAIT)
         .until(() -> allNotificationEvents() >= eventsBefore + 1);
     assertThat(allNotificationEvents()).isEqualTo(eventsBefore + 1);
     assertThat(delta(before, notificationCounters(), "unknown_callback")).isEqualTo(5);
@@ -225,11 +231,11 @@ class DemoHubSubscriberIT {
     assertThat(push(s, "first", "sha384", Signing.VALID)).containsExactly(202);
     assertThat(push(s, "first", "sha384", Signing.VALID)).as("replayed").containsExactly(202);
     Awaitility.await("the first one's event")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(EVENT_WAIT)
         .until(() -> events(replayed, "notification").size() >= 1);
     assertThat(push(s, "second", "sha384", Signing.VALID)).containsExactly(202);
     Awaitility.await("the new body's event")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(EVENT_WAIT)
         .until(() -> events(replayed, "notification").size() >= 2);
     Thread.sleep(1000);
     assertThat(events(replayed, "notification")).as("the replay asked for nothing").hasSize(2);
@@ -274,7 +280,7 @@ class DemoHubSubscriberIT {
                     .anyMatch(r -> "expired".equals(String.valueOf(r.get("reason")))));
     assertThat(stack.web.hub().counts()).containsKey("renewals.refused");
     Awaitility.await("subscribed afresh and live again")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(EVENT_WAIT)
         .pollInterval(Duration.ofSeconds(1))
         .until(() -> events(lapsing, "subscription_live").size() >= 2);
   }
@@ -305,7 +311,7 @@ class DemoHubSubscriberIT {
             });
     assertThat(stack.web.hub().callbacks(s)).as("the hub dropped the subscription").isEmpty();
     Awaitility.await("subscription_ended (unsubscribed)")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(EVENT_WAIT)
         .until(
             () ->
                 events(disabled, "subscription_ended").stream()

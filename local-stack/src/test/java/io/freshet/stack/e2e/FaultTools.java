@@ -3,7 +3,6 @@ package io.freshet.stack.e2e;
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -78,7 +77,9 @@ final class FaultTools {
   }
 
   /**
-   * The HTTP status of a service's {@code /actuator/health/readiness} (0 when it does not answer).
+   * The HTTP status of a service's {@code /actuator/health/readiness} (0 when it does not answer
+   * within 5 s: the probe answers from background checks within a second, so a slow answer is a
+   * loaded machine, and an outage test polling it must not spend its whole window on one call).
    */
   static int readiness(int port) {
     try {
@@ -86,7 +87,7 @@ final class FaultTools {
           .send(
               HttpRequest.newBuilder(
                       URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
-                  .timeout(Duration.ofSeconds(20))
+                  .timeout(Duration.ofSeconds(5))
                   .build(),
               HttpResponse.BodyHandlers.discarding())
           .statusCode();
@@ -200,8 +201,6 @@ final class FaultTools {
   }
 
   static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    return StackFixture.freePort();
   }
 }

@@ -44,8 +44,9 @@ class PoisonRecordsIT {
   static final int SOURCES = 30;
 
   /**
-   * Half a trace day per wall second, so that each 20 s between rounds brings new items (~10 trace
-   * days: dozens over 30 sources); at the default 1440x it is 8 trace hours, often nothing new.
+   * Half a trace day per wall second, so that each 10 s between rounds brings new items (~5 trace
+   * days: a dozen or more over 30 sources); at the default 1440x it is 4 trace hours, often nothing
+   * new.
    */
   static final double SCALE = 43_200;
 
@@ -92,7 +93,7 @@ class PoisonRecordsIT {
     long servedBefore;
     try (var producer = FaultTools.rawProducer(stack)) {
       producer.partitionsFor(FreshetTopics.FETCH_REQUESTED); // connected before the round
-      Thread.sleep(20_000); // ~10 trace days: new items
+      Thread.sleep(10_000); // ~5 trace days: new items
       servedBefore = stack.servedTotal();
       int requestsBefore = stack.web.requests();
       Instant roundStart = stack.fetchNowAll();
@@ -118,7 +119,7 @@ class PoisonRecordsIT {
     }
     long servedInRound = stack.servedTotal() - servedBefore;
     // A second round: every partition the poison sat on keeps flowing.
-    Thread.sleep(20_000);
+    Thread.sleep(10_000); // ~5 trace days: new items
     long servedBeforeSecond = stack.servedTotal();
     Instant secondRound = stack.fetchNowAll();
     stack.awaitEveryOutcomeAfter(secondRound, SOURCES, Duration.ofSeconds(180));

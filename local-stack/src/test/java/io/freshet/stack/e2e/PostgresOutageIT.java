@@ -24,8 +24,9 @@ class PostgresOutageIT {
   static final int SOURCES = 30;
 
   /**
-   * Half a trace day per wall second, so that each 20 s between rounds brings new items (~10 trace
-   * days: dozens over 30 sources); at the default 1440x it is 8 trace hours, often nothing new.
+   * Half a trace day per wall second, so that each 10 s between rounds brings new items (~5 trace
+   * days: a dozen or more over 30 sources); at the default 1440x it is 4 trace hours, often nothing
+   * new.
    */
   static final double SCALE = 43_200;
 
@@ -51,7 +52,7 @@ class PostgresOutageIT {
 
   @Test
   void postgresStoppedForThirtySecondsMidRoundLosesAndDuplicatesNothing() throws Exception {
-    Thread.sleep(20_000); // ~10 trace days: new items
+    Thread.sleep(10_000); // ~5 trace days: new items
     long servedBefore = stack.servedTotal();
     long storedBefore = FaultTools.storedRows(stack);
     int requestsBefore = stack.web.requests();
@@ -96,7 +97,7 @@ class PostgresOutageIT {
                     && FaultTools.readiness(stack.settings.sinkPort()) == 200);
 
     // A round after the outage: the API, claims, fetches, upserts and outcomes all work again.
-    Thread.sleep(20_000);
+    Thread.sleep(10_000); // ~5 trace days: new items
     Instant secondRound = stack.fetchNowAll();
     stack.awaitEveryOutcomeAfter(secondRound, SOURCES, Duration.ofSeconds(180));
     Reconciliation r = stack.awaitReconciled(Duration.ofSeconds(120));

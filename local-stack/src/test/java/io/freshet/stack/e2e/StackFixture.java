@@ -473,9 +473,11 @@ final class StackFixture implements AutoCloseable {
   /**
    * A port free now, below Linux's ephemeral range (32768-60999): a port from that range, picked
    * here and bound only later by a child process, can meanwhile become the local port of any
-   * outgoing connection on the machine (it did, once: a service failed to start on one).
+   * outgoing connection on the machine (it did, once: a service failed to start on one). Never the
+   * same port twice in this JVM, so that stacks started side by side (failsafe runs two e2e classes
+   * at once) cannot both be handed a port that neither has bound yet.
    */
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     var random = java.util.concurrent.ThreadLocalRandom.current();
     for (int attempt = 0; attempt < 1_000; attempt++) {
       int port = 20_000 + random.nextInt(12_000);
