@@ -46,7 +46,8 @@ public final class PolicyCatalog {
           "adaptive_burst",
           "adaptive_ceiling",
           "adaptive_flat",
-          "adaptive_declump");
+          "adaptive_declump",
+          "adaptive_trust");
 
   private PolicyCatalog() {}
 
@@ -100,6 +101,15 @@ public final class PolicyCatalog {
                 setup,
                 EngineAdaptivePolicy.Estimator.POPULATION,
                 EngineAdaptivePolicy.Variant.DECLUMP));
+    m.put(
+        "adaptive_trust",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.TRUST));
     m.put(
         "adaptive_ceiling",
         setup ->
