@@ -175,7 +175,20 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       boolean burst,
       boolean flat,
       boolean declump,
-      boolean trust) {
+      boolean trust,
+      boolean ownBurst) {
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling,
+        boolean burst,
+        boolean flat,
+        boolean declump,
+        boolean trust) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, trust, false);
+    }
+
     public Variant(
         boolean pageRhythm,
         boolean ceiling,
@@ -247,6 +260,16 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      */
     public static final Variant TRUST =
         new Variant(false, false, java.util.Set.of(), false, false, false, false, true);
+
+    /**
+     * {@code adaptive_burst_own}: {@link #BURST} whose reaction fires only on the source's own
+     * evidence: its branching ratio shrunk toward 0, not toward the population's, with the same
+     * pseudo-changes — a source must have shown bursts itself before a change of its has it fetched
+     * again soon (on a population with a few dumping feeds, the population's α otherwise spends
+     * reaction fetches on every source).
+     */
+    public static final Variant OWN_BURST =
+        new Variant(false, false, java.util.Set.of(), false, true, false, false, false, true);
 
     /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
     public static final Variant CEILING = new Variant(false, true, java.util.Set.of(), false);
@@ -878,7 +901,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
 
   private Double changeRate0(int s, long now) {
     if (bursts[s] != null) {
-      return changeRate1(s, now) + bursts[s].rate(now, burstPrior.alpha());
+      return changeRate1(s, now) + bursts[s].rate(now, variant.ownBurst() ? 0 : burstPrior.alpha());
     }
     return changeRate1(s, now);
   }

@@ -47,7 +47,8 @@ public final class PolicyCatalog {
           "adaptive_ceiling",
           "adaptive_flat",
           "adaptive_declump",
-          "adaptive_trust");
+          "adaptive_trust",
+          "adaptive_burst_own");
 
   private PolicyCatalog() {}
 
@@ -110,6 +111,15 @@ public final class PolicyCatalog {
                 setup,
                 EngineAdaptivePolicy.Estimator.POPULATION,
                 EngineAdaptivePolicy.Variant.TRUST));
+    m.put(
+        "adaptive_burst_own",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.OWN_BURST));
     m.put(
         "adaptive_ceiling",
         setup ->
