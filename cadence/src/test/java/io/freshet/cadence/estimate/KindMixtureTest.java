@@ -225,4 +225,23 @@ class KindMixtureTest {
     assertThat(settledAfter(w, Kind.BURSTY, 24 * 30)).isBetween(1, 24 * 11);
     assertThat(w.getLast()[Kind.BURSTY.ordinal()]).isGreaterThan(0.75);
   }
+
+  @Test
+  void aDeadSourceThatWakesUpLeavesDeadWithinADay() {
+    // silent for a month, then Poisson at 0.3 an hour (the mean given throughout is the waking
+    // one's, as a posterior that has just seen the first items would give it)
+    Random r = new Random(7);
+    int[] counts = new int[24 * 60];
+    for (int h = 24 * 30; h < counts.length; h++) {
+      counts[h] = poisson(r, 0.3);
+    }
+    List<double[]> w = run(counts, 0.3);
+    assertThat(w.get(24 * 30 - 1)[Kind.DEAD.ordinal()]).isGreaterThan(0.99);
+    // a month of silence is bounded evidence (scores keep at most a gap of 30 nats), so a few
+    // items outweigh it: dead falls below 1 % within a day and stays there
+    for (int i = 24 * 31; i < w.size(); i++) {
+      assertThat(w.get(i)[Kind.DEAD.ordinal()]).isLessThan(0.01);
+    }
+    assertThat(settledAfter(w, Kind.POISSON, 24 * 30)).isBetween(1, 200);
+  }
 }

@@ -111,6 +111,9 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   private final KindMixture.Population kindPrior = new KindMixture.Population();
   private final double[][] kindWeights;
   private final BurstExcitation[] bursts;
+  private final KindMixture[] trusts;
+  private final KindMixture.Population trustPrior = new KindMixture.Population();
+  private final double[][] trustWeights;
   private final BurstExcitation.Population burstPrior = new BurstExcitation.Population();
 
   /**
@@ -171,7 +174,32 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       boolean tailCeiling,
       boolean burst,
       boolean flat,
-      boolean declump) {
+      boolean declump,
+      boolean trust,
+      boolean ownBurst) {
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling,
+        boolean burst,
+        boolean flat,
+        boolean declump,
+        boolean trust) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, trust, false);
+    }
+
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling,
+        boolean burst,
+        boolean flat,
+        boolean declump) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, false);
+    }
+
     public Variant(
         boolean pageRhythm,
         boolean ceiling,
@@ -221,6 +249,27 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      */
     public static final Variant DECLUMP =
         new Variant(false, false, java.util.Set.of(), false, false, false, true);
+
+    /**
+     * {@code adaptive_trust}: {@code adaptive} whose shape in time (age hazard × rhythm) is trusted
+     * per source as far as it predicted that source's own fetches better than a constant rate did
+     * (a two-model {@link KindMixture}, Poisson against shaped, scored on changed / not changed so
+     * a dump is one observation, shrunk toward the population's weights): rate and shape are the
+     * mixture's, so a source whose changes come where the shape does not expect them is fetched
+     * more evenly.
+     */
+    public static final Variant TRUST =
+        new Variant(false, false, java.util.Set.of(), false, false, false, false, true);
+
+    /**
+     * {@code adaptive_burst_own}: {@link #BURST} whose reaction fires only on the source's own
+     * evidence: its branching ratio shrunk toward 0, not toward the population's, with the same
+     * pseudo-changes — a source must have shown bursts itself before a change of its has it fetched
+     * again soon (on a population with a few dumping feeds, the population's α otherwise spends
+     * reaction fetches on every source).
+     */
+    public static final Variant OWN_BURST =
+        new Variant(false, false, java.util.Set.of(), false, true, false, false, false, true);
 
     /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
     public static final Variant CEILING = new Variant(false, true, java.util.Set.of(), false);
@@ -290,6 +339,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     int n = setup.trace().sources();
     this.kinds = new KindMixture[n];
     this.bursts = new BurstExcitation[n];
+    this.trusts = new KindMixture[n];
+    this.trustWeights = new double[n][];
     kindWeights = new double[n][];
     double prior = 1.0 / (category.base().toSeconds() / 3600.0);
     double windowHours = spec.window().toSeconds() / 3600.0;
@@ -331,6 +382,12 @@ public final class EngineAdaptivePolicy implements SimPolicy {
               new BurstExcitation(
                   (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
         }
+        if (variant.trust()) {
+          trusts[s] =
+              new KindMixture(
+                  (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
+          trustWeights[s] = trustPriorWeights();
+        }
         if (!kindsMixed.isEmpty()) {
           this.kinds[s] =
               new KindMixture(
@@ -353,6 +410,9 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       }
       if (bursts[s] != null && !obs.bootstrap()) {
         learnBurst(obs);
+      }
+      if (trusts[s] != null && !obs.bootstrap()) {
+        learnTrust(obs);
       }
       learnHazard(obs);
       learnRhythm(obs);
@@ -400,6 +460,15 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           burstPrior.accumulate(b);
         }
         burstPrior.commit();
+      }
+      if (variant.trust()) {
+        for (double[] w : trustWeights) {
+          trustPrior.accumulate(w);
+        }
+        trustPrior.commit();
+        for (int s = 0; s < trusts.length; s++) {
+          trusts[s].weights(trustPriorWeights(), trustWeights[s]);
+        }
       }
       if (!kindsMixed.isEmpty()) {
         for (int s = 0; s < kinds.length; s++) {
@@ -513,7 +582,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     }
   }
 
-  private ChangeShape shape(int s, long now) {
+  private io.freshet.cadence.source.RateShape shape(int s, long now) {
     double[] how = null;
     if (rhythms[s] != null) {
       how =
@@ -522,7 +591,94 @@ public final class EngineAdaptivePolicy implements SimPolicy {
               setup.mode() == ObserveMode.PAGE ? PAGE_RHYTHM_PSEUDO_ITEMS : RHYTHM_PSEUDO_ITEMS,
               new double[HourOfWeekProfile.HOURS]);
     }
-    return ChangeShape.relativeTo(hazard, rateNow[s], lastChange[s], how, now);
+    ChangeShape shaped = ChangeShape.relativeTo(hazard, rateNow[s], lastChange[s], how, now);
+    if (trusts[s] == null || lastChange[s] == Long.MIN_VALUE) {
+      return shaped;
+    }
+    double w = trustWeights[s][KindMixture.Kind.HAZARD.ordinal()];
+    double hNow = hazard.multiplier(Math.max(0, now - lastChange[s]) / 3600.0, rateNow[s]);
+    return new TrustedShape(shaped, w, hNow);
+  }
+
+  /**
+   * The mixture of a constant rate (weight 1 − w) and the shaped one (w), relative to the mixture's
+   * rate now: m(t) = (1 − w + w h(now) shaped(t)) / (1 − w + w h(now)), shaped(t) being relative to
+   * h(now).
+   */
+  private record TrustedShape(io.freshet.cadence.source.RateShape shaped, double w, double hNow)
+      implements io.freshet.cadence.source.RateShape {
+    @Override
+    public double multiplier(long t) {
+      double now = 1 - w + w * hNow;
+      return now > 0 ? (1 - w + w * hNow * shaped.multiplier(t)) / now : shaped.multiplier(t);
+    }
+
+    @Override
+    public long constantUntil(long t) {
+      return shaped.constantUntil(t);
+    }
+  }
+
+  /** The population's trust weights with every kind but Poisson and the shaped one left out. */
+  private double[] trustPriorWeights() {
+    double[] w = trustPrior.weights().clone();
+    double sum = w[KindMixture.Kind.POISSON.ordinal()] + w[KindMixture.Kind.HAZARD.ordinal()];
+    for (KindMixture.Kind k : KindMixture.Kind.values()) {
+      w[k.ordinal()] =
+          k == KindMixture.Kind.POISSON || k == KindMixture.Kind.HAZARD ? w[k.ordinal()] / sum : 0;
+    }
+    return w;
+  }
+
+  /**
+   * Scores the constant-rate model against the shaped one (age hazard × the source's rhythm) on
+   * whether this fetch found a change (a feed's dump is one observation, not a hundred: the score
+   * judges where changes come, which is what the shape moves fetches by).
+   */
+  private void learnTrust(FetchObservation obs) {
+    int s = obs.source();
+    long from = obs.previous();
+    double hours = Math.max(0, obs.now() - from) / 3600.0;
+    double mean = rateNow[s];
+    double flat = mean * hours;
+    double shaped =
+        lastChange[s] == Long.MIN_VALUE
+            ? flat
+            : mean * shapedIntegral(s, from, hours, (from - lastChange[s]) / 3600.0);
+    double[] expected = new double[KindMixture.KINDS];
+    java.util.Arrays.fill(expected, flat);
+    expected[KindMixture.Kind.HAZARD.ordinal()] = shaped;
+    boolean changed = obs.mode() == ObserveMode.PAGE ? obs.changed() : obs.visibleNew() > 0;
+    trusts[s].observeChange(obs.now(), expected, changed);
+    trusts[s].weights(trustPriorWeights(), trustWeights[s]);
+  }
+
+  /**
+   * ∫ h(age) × rhythm(t) dt over {@code hours} from {@code from} (age {@code age0} there): hour by
+   * hour for up to two weeks where the source has a rhythm, the hazard alone beyond (and for
+   * pages).
+   */
+  private double shapedIntegral(int s, long from, double hours, double age0) {
+    double mean = rateNow[s];
+    if (rhythms[s] == null) {
+      return hazardIntegral(age0, hours, mean);
+    }
+    double[] how =
+        rhythms[s].multipliers(
+            populationShares,
+            setup.mode() == ObserveMode.PAGE ? PAGE_RHYTHM_PSEUDO_ITEMS : RHYTHM_PSEUDO_ITEMS,
+            new double[HourOfWeekProfile.HOURS]);
+    double sum = 0;
+    double done = 0;
+    long t = from;
+    while (done < hours && done < 24 * 14) {
+      double step = Math.min(1, hours - done);
+      double age = Math.max(0, age0) + done + step / 2;
+      sum += step * hazard.multiplier(age, mean) * how[HourOfWeekProfile.hourOfWeek(t)];
+      done += step;
+      t += 3600;
+    }
+    return sum + (done < hours ? hazardIntegral(Math.max(0, age0) + done, hours - done, mean) : 0);
   }
 
   /** Records the newly listed items' publication hours (feeds), a page's change (pages). */
@@ -745,7 +901,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
 
   private Double changeRate0(int s, long now) {
     if (bursts[s] != null) {
-      return changeRate1(s, now) + bursts[s].rate(now, burstPrior.alpha());
+      return changeRate1(s, now) + bursts[s].rate(now, variant.ownBurst() ? 0 : burstPrior.alpha());
     }
     return changeRate1(s, now);
   }
@@ -756,7 +912,12 @@ public final class EngineAdaptivePolicy implements SimPolicy {
         // the current rate: the mean times the hazard of the source's rate stratum at its age, so
         // the budget plan spends by it (the shape then moves fetches relative to it)
         double age = Math.max(0, now - lastChange[s]) / 3600.0;
-        return rateNow[s] * hazard.multiplier(age, rateNow[s]);
+        double h = hazard.multiplier(age, rateNow[s]);
+        if (trusts[s] != null) {
+          double w = trustWeights[s][KindMixture.Kind.HAZARD.ordinal()];
+          return rateNow[s] * (1 - w + w * h);
+        }
+        return rateNow[s] * h;
       }
       return rateNow[s];
     }

@@ -46,7 +46,9 @@ public final class PolicyCatalog {
           "adaptive_burst",
           "adaptive_ceiling",
           "adaptive_flat",
-          "adaptive_declump");
+          "adaptive_declump",
+          "adaptive_trust",
+          "adaptive_burst_own");
 
   private PolicyCatalog() {}
 
@@ -100,6 +102,24 @@ public final class PolicyCatalog {
                 setup,
                 EngineAdaptivePolicy.Estimator.POPULATION,
                 EngineAdaptivePolicy.Variant.DECLUMP));
+    m.put(
+        "adaptive_trust",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.TRUST));
+    m.put(
+        "adaptive_burst_own",
+        setup ->
+            new EngineAdaptivePolicy(
+                engine,
+                category(setup.mode()),
+                setup,
+                EngineAdaptivePolicy.Estimator.POPULATION,
+                EngineAdaptivePolicy.Variant.OWN_BURST));
     m.put(
         "adaptive_ceiling",
         setup ->
