@@ -46,7 +46,8 @@ final class KafkaFigures {
                   ? line.substring(0, Math.max(0, line.indexOf(' ')))
                   : line.substring(0, brace);
           String label = COUNTERS.get(name);
-          if (label != null) {
+          // a consumer's records are counted per topic too: the client's own total only
+          if (label != null && !line.contains("topic=\"")) {
             counts.merge(
                 label, Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)), Double::sum);
           }

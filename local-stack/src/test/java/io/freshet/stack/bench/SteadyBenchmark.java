@@ -466,7 +466,11 @@ public final class SteadyBenchmark {
   private static void pause(BenchStack stack) throws Exception {
     try (Connection c = stack.connect();
         Statement st = c.createStatement()) {
-      st.executeUpdate("UPDATE scheduler.sources SET enabled = false");
+      // in id order, as the scheduler locks rows (ADR 0017): a whole-table update in physical
+      // order could deadlock with a poll being applied
+      st.executeUpdate(
+          "UPDATE scheduler.sources SET enabled = false WHERE id IN"
+              + " (SELECT id FROM scheduler.sources ORDER BY id FOR UPDATE)");
       long deadline = System.currentTimeMillis() + 120_000;
       while (System.currentTimeMillis() < deadline) {
         try (ResultSet rs =
