@@ -10,6 +10,15 @@
 #   local-stack/bench/steady-benchmark.sh [--regime unchanged|new|both] [--minutes M] [--alternate K]
 #       [--warmup SECONDS] [--settle SECONDS] [--every SECONDS] [--sources N] [--hosts H]
 #       [--concurrency C] [--unchanged-scale X] [--publish-every SECONDS]
+#       [--env [module:]KEY=VALUE]... [--variant module:KEY=VALUE]... [--no-bare] [--pg-statements]
+# --env: a variable over the launcher's for every service, or for one module (repeatable), e.g.
+# --env fetch-worker:SPRING_KAFKA_PRODUCER_PROPERTIES_LINGER_MS=20. --no-bare: pipeline windows
+# only, back to back (for comparing settings by CPU per fetch). --variant (implies --no-bare):
+# pipeline windows alternate A (without) and B (with these settings), --alternate pairs, each
+# variant module restarted before each window and the pipeline settled --settle s; the summary
+# gives each side's fetches/s and CPU ms per fetch per process. --pg-statements: PostgreSQL loads
+# pg_stat_statements and each pipeline window prints its statements by execution time; every
+# window prints PostgreSQL's CPU by process (each service's connections, autovacuum, WAL writer…).
 # Defaults: both regimes, 2 alternations of 3-minute windows, 90 s warm-up of each side, 20 s settle
 # after each resume, every 1 s, 1,496 sources on as many hosts, bare loop 400 at once (the worker's
 # 4 consumers x 100 records); regime unchanged: the bundled traces at wall speed (--unchanged-scale 1:

@@ -65,6 +65,7 @@ class FetchCompletedListener {
         status -> {
           activity.recordOutcomes(outcomes);
           List<ContentUpserter.Listing> listed = new ArrayList<>();
+          List<ContentUpserter.Unchanged> unchanged = new ArrayList<>();
           for (FetchOutcome o : outcomes) {
             switch (o.listing()) {
               case ITEMS ->
@@ -75,10 +76,12 @@ class FetchCompletedListener {
                                   new ContentUpserter.Listing(
                                       o.sourceId(), l.itemId(), l.contentHash(), o.finishedAt())));
               case UNCHANGED_SINCE_LAST_READ ->
-                  content.extendUnchangedSinceLastRead(o.sourceId(), o.startedAt(), o.finishedAt());
+                  unchanged.add(
+                      new ContentUpserter.Unchanged(o.sourceId(), o.startedAt(), o.finishedAt()));
               case NOTHING -> {}
             }
           }
+          content.extendUnchangedSinceLastRead(unchanged);
           content.extendListed(listed);
         });
     decoder.deadLetter(decoded.poison());

@@ -32,10 +32,20 @@ public final class Infrastructure implements AutoCloseable {
   private EmbeddedPostgres postgres;
   private ManagedProcess registry;
   private KafkaCluster kafkaCluster;
+  private final Map<String, String> postgresConfig = new java.util.LinkedHashMap<>();
 
   public Infrastructure(StackSettings settings, String java) {
     this.s = settings;
     this.javaCmd = java;
+  }
+
+  /**
+   * A PostgreSQL server setting for starts from now on (e.g. a benchmark's {@code
+   * shared_preload_libraries=pg_stat_statements}), over the launcher's.
+   */
+  public Infrastructure withPostgresConfig(String key, String value) {
+    postgresConfig.put(key, value);
+    return this;
   }
 
   /**
@@ -100,15 +110,16 @@ public final class Infrastructure implements AutoCloseable {
     try {
       Path binaries = Files.createDirectories(s.home().resolve("postgres-binaries"));
       Path data = s.home().resolve("postgres");
-      postgres =
+      EmbeddedPostgres.Builder builder =
           EmbeddedPostgres.builder()
               .setOverrideWorkingDirectory(binaries.toFile())
               .setDataDirectory(data)
               .setCleanDataDirectory(false)
               .setPort(s.postgresPort())
               .setServerConfig("max_connections", "200")
-              .setPGStartupWait(Duration.ofSeconds(60))
-              .start();
+              .setPGStartupWait(Duration.ofSeconds(60));
+      postgresConfig.forEach(builder::setServerConfig);
+      postgres = builder.start();
       try (Connection c =
           DriverManager.getConnection(s.jdbcUrl("postgres"), "postgres", "postgres")) {
         for (String db : DATABASES) {

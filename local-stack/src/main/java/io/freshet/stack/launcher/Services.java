@@ -58,14 +58,25 @@ public final class Services implements AutoCloseable {
     this.java = java;
   }
 
+  /**
+   * The services' database, each connection named after its service ({@code application_name} in
+   * {@code pg_stat_activity}), so PostgreSQL's work can be told apart by service.
+   */
+  private String database(String module) {
+    return s.jdbcUrl("freshet") + "?ApplicationName=" + module;
+  }
+
   /** In start order: the sink and stats first so nothing the worker emits waits for them. */
   List<Service> services() throws IOException {
-    String db = s.jdbcUrl("freshet");
     return List.of(
         new Service(
             "content-sink",
             s.sinkPort(),
-            Map.of("DATABASE_URL", db, "FRESHET_SECURITY_ADMIN_KEY", apiToken())),
+            Map.of(
+                "DATABASE_URL",
+                database("content-sink"),
+                "FRESHET_SECURITY_ADMIN_KEY",
+                apiToken())),
         new Service(
             "stats-aggregator",
             s.statsPort(),
@@ -81,7 +92,7 @@ public final class Services implements AutoCloseable {
             s.pushPort(),
             Map.of(
                 "DATABASE_URL",
-                db,
+                database("push-receiver"),
                 // the demo hub (the demo web, on loopback) calls back here
                 "FRESHET_PUSH_PUBLIC_BASE_URL",
                 "http://127.0.0.1:" + s.pushPort(),
@@ -104,7 +115,7 @@ public final class Services implements AutoCloseable {
             s.schedulerPort(),
             Map.of(
                 "DATABASE_URL",
-                db,
+                database("scheduler-producer"),
                 "FRESHET_SECURITY_ADMIN_KEY",
                 apiToken(),
                 "FRESHET_CREDENTIALS_KEY",
@@ -131,6 +142,15 @@ public final class Services implements AutoCloseable {
    */
   public Services withEnv(String module, Map<String, String> env) {
     moduleEnv.computeIfAbsent(module, m -> new HashMap<>()).putAll(env);
+    return this;
+  }
+
+  /**
+   * Sets one module's own variables to exactly {@code env} for processes started from now on (a
+   * benchmark switching a service between two settings: {@link #stop} then {@link #restart}).
+   */
+  public Services replaceEnv(String module, Map<String, String> env) {
+    moduleEnv.put(module, new HashMap<>(env));
     return this;
   }
 
@@ -287,6 +307,15 @@ public final class Services implements AutoCloseable {
     for (ManagedProcess p : running) {
       if (p.name().equals(module)) {
         p.kill();
+      }
+    }
+  }
+
+  /** Stops one running service cleanly (its shutdown hooks run), waiting up to {@code grace}. */
+  public void stop(String module, Duration grace) {
+    for (ManagedProcess p : running) {
+      if (p.name().equals(module)) {
+        p.stop(grace);
       }
     }
   }

@@ -59,13 +59,17 @@ final class BenchStack implements AutoCloseable {
    * @param webScale the demo web's trace seconds per wall second
    * @param catalog the demo web's sources from its settings, e.g. {@link Catalog#fromBundledTraces}
    * @param serviceEnv variables over the launcher's, for every service
+   * @param moduleEnv variables over those, by module
+   * @param postgresConfig PostgreSQL server settings over the launcher's
    */
   BenchStack(
       int sources,
       int hosts,
       double webScale,
       java.util.function.Function<DemoWebSettings, Catalog> catalog,
-      Map<String, String> serviceEnv)
+      Map<String, String> serviceEnv,
+      Map<String, Map<String, String>> moduleEnv,
+      Map<String, String> postgresConfig)
       throws Exception {
     Path projectDir = Path.of("..").toAbsolutePath().normalize();
     Path home =
@@ -91,6 +95,7 @@ final class BenchStack implements AutoCloseable {
             0);
     String java = ProcessHandle.current().info().command().orElse("java");
     infra = new Infrastructure(settings, java);
+    postgresConfig.forEach(infra::withPostgresConfig);
     services = new Services(settings, java).withManagementPorts(p -> freePort());
     DemoWeb w = null;
     DemoWeb t = null;
@@ -99,6 +104,7 @@ final class BenchStack implements AutoCloseable {
       infra.start();
       new SchemaRegistrar(settings.registryCcompatUrl()).registerAll();
       services.withEnv(serviceEnv);
+      moduleEnv.forEach(services::withEnv);
       List<String> skipped = services.start();
       if (!skipped.isEmpty()) {
         throw new IllegalStateException("services not built: " + skipped);

@@ -47,7 +47,12 @@ public final class SteadyBenchmark {
       int hosts,
       int concurrency,
       double unchangedScale,
-      double publishEvery) {
+      double publishEvery,
+      Map<String, String> env,
+      Map<String, Map<String, String>> moduleEnv,
+      Map<String, Map<String, String>> variant,
+      boolean bare,
+      boolean pgStatements) {
 
     static Options parse(String[] args) {
       double minutes = 3;
@@ -61,6 +66,11 @@ public final class SteadyBenchmark {
       int concurrency = 400;
       double unchanged = 1;
       double publishEvery = 1;
+      Map<String, String> env = new TreeMap<>();
+      Map<String, Map<String, String>> moduleEnv = new TreeMap<>();
+      Map<String, Map<String, String>> variant = new TreeMap<>();
+      boolean bare = true;
+      boolean pgStatements = false;
       for (int i = 0; i < args.length; i++) {
         String v = i + 1 < args.length ? args[i + 1] : "";
         switch (args[i]) {
@@ -75,6 +85,41 @@ public final class SteadyBenchmark {
           case "--concurrency" -> concurrency = Integer.parseInt(v);
           case "--unchanged-scale" -> unchanged = Double.parseDouble(v);
           case "--publish-every" -> publishEvery = Double.parseDouble(v);
+          case "--env" -> {
+            // KEY=VALUE for every service, or module:KEY=VALUE for one
+            int eq = v.indexOf('=');
+            int colon = v.indexOf(':');
+            if (eq < 0) {
+              throw new IllegalArgumentException("--env [module:]KEY=VALUE: " + v);
+            }
+            if (colon > 0 && colon < eq) {
+              moduleEnv
+                  .computeIfAbsent(v.substring(0, colon), m -> new TreeMap<>())
+                  .put(v.substring(colon + 1, eq), v.substring(eq + 1));
+            } else {
+              env.put(v.substring(0, eq), v.substring(eq + 1));
+            }
+          }
+          case "--variant" -> {
+            // module:KEY=VALUE: pipeline windows alternate between the settings without it and
+            // with it, the module restarted before each window
+            int eq = v.indexOf('=');
+            int colon = v.indexOf(':');
+            if (eq < 0 || colon <= 0 || colon > eq) {
+              throw new IllegalArgumentException("--variant module:KEY=VALUE: " + v);
+            }
+            variant
+                .computeIfAbsent(v.substring(0, colon), m -> new TreeMap<>())
+                .put(v.substring(colon + 1, eq), v.substring(eq + 1));
+          }
+          case "--no-bare" -> {
+            bare = false;
+            i--;
+          }
+          case "--pg-statements" -> {
+            pgStatements = true;
+            i--;
+          }
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
         i++;
@@ -96,7 +141,12 @@ public final class SteadyBenchmark {
           hosts <= 0 ? sources : hosts,
           concurrency,
           unchanged,
-          publishEvery);
+          publishEvery,
+          env,
+          moduleEnv,
+          variant,
+          variant.isEmpty() && bare,
+          pgStatements);
     }
 
     Duration window() {
@@ -117,6 +167,10 @@ public final class SteadyBenchmark {
 
     double rate() {
       return fetches / seconds;
+    }
+
+    Window as(String newSide) {
+      return new Window(newSide, seconds, fetches, detail, cpuMs, gcMs, rssKiB, stages);
     }
   }
 
@@ -180,6 +234,12 @@ public final class SteadyBenchmark {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s");
     env.put("FRESHET_SCHEDULER_CADENCE_TIME_SCALE", Double.toString(3600 / o.everySeconds()));
+    env.putAll(o.env());
+    Map<String, String> pgConfig =
+        o.pgStatements()
+            ? Map.of(
+                "shared_preload_libraries", "pg_stat_statements", "pg_stat_statements.max", "1000")
+            : Map.of();
     List<Window> windows = new ArrayList<>();
     try (BenchStack stack =
         new BenchStack(
@@ -187,12 +247,31 @@ public final class SteadyBenchmark {
             o.hosts(),
             webScale,
             ws -> fresh ? BusyCatalog.build(ws, step, horizon) : Catalog.fromBundledTraces(ws),
-            env)) {
+            env,
+            o.moduleEnv(),
+            pgConfig)) {
       ProcessFigures figures = new ProcessFigures(stack);
+      if (o.pgStatements()) {
+        PgFigures.createExtension(stack);
+      }
+      PgFigures pg = new PgFigures(stack, o.pgStatements());
+      KafkaFigures kafka = new KafkaFigures(stack);
       System.out.printf(
           "stack up in %.1f s; JVM options by process:%n", (System.nanoTime() - t0) / 1e9);
       figures.jvmFlags().forEach((k, v) -> System.out.printf("  %-20s %s%n", k, v));
       System.out.println("  service environment over the launcher's: " + env);
+      if (!o.moduleEnv().isEmpty()) {
+        System.out.println("  by module: " + o.moduleEnv());
+      }
+      if (!o.variant().isEmpty()) {
+        System.out.println(
+            "  variant (windows alternate A = without, B = with; the module restarted before"
+                + " each window): "
+                + o.variant());
+      }
+      if (!pgConfig.isEmpty()) {
+        System.out.println("  PostgreSQL settings over the launcher's: " + pgConfig);
+      }
       ObjectNode config = PipelineBenchmark.JSON.createObjectNode();
       config.putObject("cadence").put("mode", "interval").put("every_minutes", 60);
       config.put("hints", "ignore");
@@ -210,18 +289,51 @@ public final class SteadyBenchmark {
         System.out.printf(
             "warm-up: pipeline %d s (first fetches of the import included)%n", warm.toSeconds());
         pipelineWindow(stack, figures, lags, warm);
-        pause(stack);
-        System.out.printf("warm-up: bare loop %d s%n", warm.toSeconds());
-        bare.run(warm);
-        for (int k = 1; k <= o.alternate(); k++) {
-          resume(stack, o.settleSeconds());
-          Window p = pipelineWindow(stack, figures, lags, o.window());
-          SteadyReport.print(regime, k, p);
-          windows.add(p);
+        if (o.bare()) {
           pause(stack);
-          Window b = bareWindow(figures, bare, o.window());
-          SteadyReport.print(regime, k, b);
-          windows.add(b);
+          System.out.printf("warm-up: bare loop %d s%n", warm.toSeconds());
+          bare.run(warm);
+        }
+        for (int k = 1; k <= o.alternate(); k++) {
+          if (o.bare()) {
+            resume(stack, o.settleSeconds());
+          }
+          if (!o.variant().isEmpty()) {
+            // A, B, A, B…: a pair per alternation, the stack's settings first
+            for (String side : List.of("A", "B")) {
+              if (k > 1 || side.equals("B")) {
+                switchTo(stack, o, side.equals("B"));
+              }
+              pg.start();
+              var k0 = kafka.sample();
+              Window p = pipelineWindow(stack, figures, lags, o.window()).as("pipeline " + side);
+              var k1 = kafka.sample();
+              SteadyReport.print(regime, k, p);
+              KafkaFigures.print(k0, k1, p.fetches());
+              PgFigures.print(pg.cpuMs(), pg.statements(25), p.fetches());
+              windows.add(p);
+            }
+            if (k == o.alternate()) {
+              pause(stack);
+            }
+            continue;
+          }
+          pg.start();
+          var k0 = kafka.sample();
+          Window p = pipelineWindow(stack, figures, lags, o.window());
+          var k1 = kafka.sample();
+          SteadyReport.print(regime, k, p);
+          KafkaFigures.print(k0, k1, p.fetches());
+          PgFigures.print(pg.cpuMs(), pg.statements(25), p.fetches());
+          windows.add(p);
+          if (o.bare() || k == o.alternate()) {
+            pause(stack); // without bare windows, the pipeline runs on from window to window
+          }
+          if (o.bare()) {
+            Window b = bareWindow(figures, bare, o.window());
+            SteadyReport.print(regime, k, b);
+            windows.add(b);
+          }
         }
         String line = stack.reconcile().line();
         recs.add(regime + ": " + line);
@@ -307,6 +419,24 @@ public final class SteadyBenchmark {
         Map.of());
   }
 
+  /**
+   * Restarts each module of the variant with its settings without ({@code b} false) or with the
+   * variant's, then lets the pipeline settle.
+   */
+  private static void switchTo(BenchStack stack, Options o, boolean b) throws Exception {
+    for (var e : o.variant().entrySet()) {
+      Map<String, String> env = new TreeMap<>(o.moduleEnv().getOrDefault(e.getKey(), Map.of()));
+      if (b) {
+        env.putAll(e.getValue());
+      }
+      stack.services.replaceEnv(e.getKey(), env);
+      stack.services.stop(e.getKey(), Duration.ofSeconds(30));
+      stack.services.restart(e.getKey());
+    }
+    System.out.printf("%n(switched to %s; settling %d s)%n", b ? "B" : "A", o.settleSeconds());
+    Thread.sleep(o.settleSeconds() * 1000L);
+  }
+
   /** freshet_scheduler_outcomes_total by "status/result". */
   private static Map<String, Double> outcomes(BenchStack stack) throws Exception {
     Map<String, Double> out = new TreeMap<>();
@@ -336,7 +466,11 @@ public final class SteadyBenchmark {
   private static void pause(BenchStack stack) throws Exception {
     try (Connection c = stack.connect();
         Statement st = c.createStatement()) {
-      st.executeUpdate("UPDATE scheduler.sources SET enabled = false");
+      // in id order, as the scheduler locks rows (ADR 0017): a whole-table update in physical
+      // order could deadlock with a poll being applied
+      st.executeUpdate(
+          "UPDATE scheduler.sources SET enabled = false WHERE id IN"
+              + " (SELECT id FROM scheduler.sources ORDER BY id FOR UPDATE)");
       long deadline = System.currentTimeMillis() + 120_000;
       while (System.currentTimeMillis() < deadline) {
         try (ResultSet rs =

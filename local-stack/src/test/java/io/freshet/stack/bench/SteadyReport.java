@@ -68,6 +68,10 @@ final class SteadyReport {
     System.out.printf("%n=== summary%n");
     for (var e : all.entrySet()) {
       List<SteadyBenchmark.Window> ws = e.getValue();
+      if (ws.stream().anyMatch(w -> w.side().startsWith("pipeline "))) {
+        variants(e.getKey(), ws);
+        continue;
+      }
       System.out.printf(
           "regime %s%n%-8s %12s %12s %7s%n", e.getKey(), "window", "pipeline/s", "bare/s", "ratio");
       List<Double> ratios = new ArrayList<>();
@@ -76,16 +80,24 @@ final class SteadyReport {
       Map<String, Double> bareCpu = new TreeMap<>();
       long pipeFetches = 0;
       long bareFetches = 0;
-      for (int i = 0; i + 1 < ws.size(); i += 2) {
-        SteadyBenchmark.Window p = ws.get(i);
-        SteadyBenchmark.Window b = ws.get(i + 1);
-        double ratio = p.rate() / b.rate();
-        ratios.add(ratio);
-        System.out.printf("%-8d %12.1f %12.1f %7.2f%n", i / 2 + 1, p.rate(), b.rate(), ratio);
+      List<SteadyBenchmark.Window> pipes =
+          ws.stream().filter(w -> w.side().equals("pipeline")).toList();
+      List<SteadyBenchmark.Window> bares =
+          ws.stream().filter(w -> w.side().equals("bare")).toList();
+      for (int i = 0; i < pipes.size(); i++) {
+        SteadyBenchmark.Window p = pipes.get(i);
         p.cpuMs().forEach((k, v) -> pipeCpu.merge(k, v, Double::sum));
         p.gcMs().forEach((k, v) -> pipeGc.merge(k, v, Double::sum));
-        b.cpuMs().forEach((k, v) -> bareCpu.merge(k, v, Double::sum));
         pipeFetches += p.fetches();
+        if (i >= bares.size()) {
+          System.out.printf("%-8d %12.1f %12s %7s%n", i + 1, p.rate(), "-", "-");
+          continue;
+        }
+        SteadyBenchmark.Window b = bares.get(i);
+        double ratio = p.rate() / b.rate();
+        ratios.add(ratio);
+        System.out.printf("%-8d %12.1f %12.1f %7.2f%n", i + 1, p.rate(), b.rate(), ratio);
+        b.cpuMs().forEach((k, v) -> bareCpu.merge(k, v, Double::sum));
         bareFetches += b.fetches();
       }
       ratios.sort(Double::compare);
@@ -106,5 +118,28 @@ final class SteadyReport {
           perFetch(bareCpu, bareFetches));
     }
     recs.forEach(r -> System.out.println("reconciliation, " + r));
+  }
+
+  /** A variant run: each side's windows' rates, then its CPU per fetch over all its windows. */
+  private static void variants(String regime, List<SteadyBenchmark.Window> ws) {
+    System.out.printf("regime %s, settings A (without) and B (with the variant)%n", regime);
+    for (String side : List.of("pipeline A", "pipeline B")) {
+      Map<String, Double> cpu = new TreeMap<>();
+      Map<String, Double> gc = new TreeMap<>();
+      long fetches = 0;
+      StringBuilder rates = new StringBuilder();
+      for (SteadyBenchmark.Window w : ws) {
+        if (w.side().equals(side)) {
+          w.cpuMs().forEach((k, v) -> cpu.merge(k, v, Double::sum));
+          w.gcMs().forEach((k, v) -> gc.merge(k, v, Double::sum));
+          fetches += w.fetches();
+          rates.append(rates.isEmpty() ? "" : ", ").append(String.format("%.1f", w.rate()));
+        }
+      }
+      double total = cpu.values().stream().mapToDouble(Double::doubleValue).sum();
+      System.out.printf(
+          "%s: fetches/s by window %s; CPU ms per fetch: all %.3f; %s%n",
+          side, rates, total / Math.max(1, fetches), perFetch(cpu, fetches));
+    }
   }
 }

@@ -62,12 +62,13 @@ class PushConfig {
   }
 
   /**
-   * Record listeners of FetchRequested and FetchCompleted: read_committed, the kit's failure rule.
+   * Batch listeners of FetchRequested and FetchCompleted (a poll per call, one transaction):
+   * read_committed, the kit's failure rule.
    */
   @Bean
-  ConcurrentKafkaListenerContainerFactory<String, byte[]> recordListenerFactory(
+  ConcurrentKafkaListenerContainerFactory<String, byte[]> batchListenerFactory(
       ListenerFactories factories, PushProperties props) {
-    return factories.records(props.listenerConcurrency());
+    return factories.batches(props.listenerConcurrency());
   }
 
   /**

@@ -3,7 +3,9 @@ package io.freshet.push.facts;
 import java.net.URI;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -18,30 +20,55 @@ public class SourceFacts {
 
   static final int MAX_URL = 2048;
 
-  private final JdbcClient jdbc;
+  private static final String REQUESTED =
+      """
+      INSERT INTO sources (source_id, tenant_id, url, private, requested_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (source_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id,
+          url = EXCLUDED.url, private = EXCLUDED.private,
+          requested_at = GREATEST(sources.requested_at, EXCLUDED.requested_at),
+          updated_at = EXCLUDED.updated_at
+      """;
 
-  public SourceFacts(JdbcClient jdbc) {
+  private final JdbcClient jdbc;
+  private final JdbcTemplate template;
+
+  public SourceFacts(JdbcClient jdbc, JdbcTemplate template) {
     this.jdbc = jdbc;
+    this.template = template;
   }
+
+  /** A fetch of a source was requested at {@code at} for {@code url}. */
+  public record Requested(
+      String sourceId, String tenantId, String url, boolean credentials, Instant at) {}
 
   /** A fetch of the source was requested at {@code at} for {@code url}. */
   public void requested(
       String sourceId, String tenantId, String url, boolean credentials, Instant at) {
-    jdbc.sql(
-            """
-            INSERT INTO sources (source_id, tenant_id, url, private, requested_at, updated_at)
-            VALUES (:id, :tenant, :url, :private, :at, :at)
-            ON CONFLICT (source_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id,
-                url = EXCLUDED.url, private = EXCLUDED.private,
-                requested_at = GREATEST(sources.requested_at, EXCLUDED.requested_at),
-                updated_at = EXCLUDED.updated_at
-            """)
-        .param("id", sourceId)
-        .param("tenant", tenantId == null ? "" : tenantId)
-        .param("url", httpUrl(url))
-        .param("private", credentials)
-        .param("at", Timestamp.from(at))
-        .update();
+    requestedAll(List.of(new Requested(sourceId, tenantId, url, credentials, at)));
+  }
+
+  /**
+   * Requests in their order, as {@link #requested} one after another would store them, in one round
+   * trip of the same statement (a JDBC batch); the caller's transaction holds them together.
+   */
+  public void requestedAll(List<Requested> requests) {
+    if (requests.isEmpty()) {
+      return;
+    }
+    template.batchUpdate(
+        REQUESTED,
+        requests,
+        requests.size(),
+        (ps, r) -> {
+          Timestamp at = Timestamp.from(r.at());
+          ps.setString(1, r.sourceId());
+          ps.setString(2, r.tenantId() == null ? "" : r.tenantId());
+          ps.setString(3, httpUrl(r.url()));
+          ps.setBoolean(4, r.credentials());
+          ps.setTimestamp(5, at);
+          ps.setTimestamp(6, at);
+        });
   }
 
   /**

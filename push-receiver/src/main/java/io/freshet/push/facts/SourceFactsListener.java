@@ -1,29 +1,52 @@
 package io.freshet.push.facts;
 
+import io.freshet.kit.kafka.DeadLetterPublisher;
+import io.freshet.kit.kafka.Failures;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchRequested;
 import io.freshet.schemas.avro.FetchStatus;
+import io.freshet.schemas.serde.PoisonRecordException;
 import io.freshet.schemas.serde.RecordDecoder;
 import io.freshet.schemas.topic.FreshetTopics;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Learns which sources are push-capable from the topics the fetch path already writes, as the
  * receiver's own consumer group (read_committed, the kit's failure rule): FetchRequested gives the
  * URL fetched and whether the source sends credentials; a successful FetchCompleted gives the hub
  * and self URL the document announced (or that it announces none any more).
+ *
+ * <p>A poll's records are stored in one transaction, in their order, with the same statements as
+ * one record at a time (one commit per poll instead of per record: every fetch passes here twice).
+ * An undecodable record goes to the dead-letter topic after the rest is stored; an outage fails the
+ * poll, which is retried with nothing committed; a poll the database refuses for another reason is
+ * stored again one record at a time, so the refused record is dead-lettered alone.
  */
 @Component
 class SourceFactsListener {
 
   private final SourceFacts facts;
+  private final TransactionTemplate tx;
+  private final DeadLetterPublisher deadLetters;
   private final RecordDecoder<FetchRequested> requests;
   private final RecordDecoder<FetchCompleted> outcomes;
 
-  SourceFactsListener(SourceFacts facts, FreshetTopics topics) {
+  SourceFactsListener(
+      SourceFacts facts,
+      TransactionTemplate tx,
+      DeadLetterPublisher deadLetters,
+      FreshetTopics topics) {
     this.facts = facts;
+    this.tx = tx;
+    this.deadLetters = deadLetters;
     this.requests = new RecordDecoder<>(topics.fetchRequested());
     this.outcomes = new RecordDecoder<>(topics.fetchCompleted());
   }
@@ -32,28 +55,48 @@ class SourceFactsListener {
       id = "push-fetch-requested",
       idIsGroup = false,
       topics = FreshetTopics.FETCH_REQUESTED,
-      containerFactory = "recordListenerFactory")
-  void onRequested(ConsumerRecord<String, byte[]> record) {
-    FetchRequested r = requests.decode(record);
-    if (r == null || !plausibleId(r.getSourceId())) {
-      return;
-    }
-    facts.requested(
-        r.getSourceId(),
-        r.getTenantId(),
-        r.getUrl(),
-        r.getCredentialsEncrypted() != null,
-        r.getRequestedAt());
+      containerFactory = "batchListenerFactory")
+  void onRequested(List<ConsumerRecord<String, byte[]>> records) {
+    store(
+        records,
+        requests::decode,
+        (List<FetchRequested> poll) ->
+            facts.requestedAll(
+                poll.stream()
+                    .filter(r -> plausibleId(r.getSourceId()))
+                    // in source id order, as onCompleted: see there
+                    .sorted(Comparator.comparing(FetchRequested::getSourceId))
+                    .map(
+                        r ->
+                            new SourceFacts.Requested(
+                                r.getSourceId(),
+                                r.getTenantId(),
+                                r.getUrl(),
+                                r.getCredentialsEncrypted() != null,
+                                r.getRequestedAt()))
+                    .toList()));
   }
 
   @KafkaListener(
       id = "push-fetch-completed",
       idIsGroup = false,
       topics = FreshetTopics.FETCH_COMPLETED,
-      containerFactory = "recordListenerFactory")
-  void onCompleted(ConsumerRecord<String, byte[]> record) {
-    FetchCompleted c = outcomes.decode(record);
-    if (c == null || !plausibleId(c.getSourceId())) {
+      containerFactory = "batchListenerFactory")
+  void onCompleted(List<ConsumerRecord<String, byte[]>> records) {
+    store(
+        records,
+        outcomes::decode,
+        // Rows in source id order (a stable sort: a source's records keep their order, and sources
+        // are independent), as onRequested writes them: the two listeners' transactions write the
+        // same rows, and taking their locks in one order, they never deadlock.
+        (List<FetchCompleted> poll) ->
+            poll.stream()
+                .sorted(Comparator.comparing(FetchCompleted::getSourceId))
+                .forEach(this::completed));
+  }
+
+  private void completed(FetchCompleted c) {
+    if (!plausibleId(c.getSourceId())) {
       return;
     }
     // Only a read document says what it announces; a failure says nothing of it. A 304 says the
@@ -65,6 +108,60 @@ class SourceFactsListener {
           c.getSourceId(), c.getTenantId(), c.getHubUrl(), c.getSelfUrl(), c.getFinishedAt());
     } else if (c.getStatus() == FetchStatus.not_modified) {
       facts.stillAnnounced(c.getSourceId(), c.getFinishedAt());
+    }
+  }
+
+  /**
+   * Decodes a poll (tombstones skipped, undecodable records set aside unless the registry is
+   * unreachable), stores the rest with {@code storeAll} in one transaction, then dead-letters what
+   * was set aside.
+   */
+  private <V> void store(
+      List<ConsumerRecord<String, byte[]>> records,
+      Function<ConsumerRecord<String, byte[]>, V> decode,
+      Consumer<List<V>> storeAll) {
+    List<V> values = new ArrayList<>(records.size());
+    List<ConsumerRecord<String, byte[]>> decoded = new ArrayList<>(records.size());
+    List<ConsumerRecord<String, byte[]>> poison = new ArrayList<>();
+    List<RuntimeException> why = new ArrayList<>();
+    for (ConsumerRecord<String, byte[]> record : records) {
+      try {
+        V value = decode.apply(record);
+        if (value != null) {
+          values.add(value);
+          decoded.add(record);
+        }
+      } catch (PoisonRecordException e) {
+        if (Failures.isOutage(e)) {
+          throw e; // the registry is unreachable: the poll is retried, nothing committed
+        }
+        poison.add(record);
+        why.add(e);
+      }
+    }
+    try {
+      tx.executeWithoutResult(status -> storeAll.accept(values));
+    } catch (RuntimeException e) {
+      if (Failures.isOutage(e)) {
+        throw e;
+      }
+      // the database refused one record without saying which: one at a time, each its own
+      // transaction, so that only the refused one is dead-lettered (storing one again is harmless)
+      for (int i = 0; i < values.size(); i++) {
+        V value = values.get(i);
+        try {
+          tx.executeWithoutResult(status -> storeAll.accept(List.of(value)));
+        } catch (RuntimeException one) {
+          if (Failures.isOutage(one)) {
+            throw one;
+          }
+          poison.add(decoded.get(i));
+          why.add(one);
+        }
+      }
+    }
+    for (int i = 0; i < poison.size(); i++) {
+      deadLetters.publish(poison.get(i), why.get(i));
     }
   }
 

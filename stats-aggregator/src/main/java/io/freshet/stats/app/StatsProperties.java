@@ -45,7 +45,7 @@ public record StatsProperties(
     @NotBlank @DefaultValue("/tmp/freshet-stats") String stateDir,
     @Min(0) @Max(5) @DefaultValue("1") int standbyReplicas,
     @Min(1) @Max(64) @DefaultValue("1") int streamThreads,
-    @NotNull @DefaultValue("100ms") Duration commitInterval,
+    @NotNull @DefaultValue("1s") Duration commitInterval,
     @NotBlank
         @Pattern(regexp = "[^:\\s]+:\\d{1,5}", message = "must be host:port")
         @DefaultValue("localhost:8080")
