@@ -106,7 +106,7 @@ final class XmlFeedParser {
       WorkBudget.checkpoint();
       items.add(
           aligned
-              ? item(entries.get(i), feedBase, entryElements.get(i), parsed.written().get(i))
+              ? item(entries.get(i), feedBase, entryElements.get(i), parsed.written(i))
               : item(entries.get(i), feedBase, null, null));
     }
     return new FeedDocument(items, parsed.hints());
@@ -114,10 +114,16 @@ final class XmlFeedParser {
 
   /**
    * @param written each entry element's date as written ({@link RawDates#published}), null when it
-   *     has none that reads
+   *     has none that reads; null for a document whose dates were left to Rome
    */
   private record Parsed(
-      SyndFeed feed, List<Element> entries, List<Instant> written, ServerHints hints) {}
+      SyndFeed feed, List<Element> entries, List<Instant> written, ServerHints hints) {
+
+    /** Entry {@code i}'s date as written; read now when the dates were not read beforehand. */
+    Instant written(int i) {
+      return written != null ? written.get(i) : RawDates.published(entries.get(i));
+    }
+  }
 
   /**
    * Rome's own steps (its XML healer — {@link EntityFixer}, the same repairs in one pass — its
@@ -132,39 +138,47 @@ final class XmlFeedParser {
    */
   private static Parsed strict(String text, URI base) throws FeedException, JDOMException {
     Input input = new Input();
+    Document document;
+    // the healed copy of the text is let go as soon as the document is built, before Rome's feed
     try (Reader reader = new StringReader(EntityFixer.fix(text))) {
-      Document document = input.document(reader);
-      // The hints are read here, and the skip lists taken out before Rome sees them: Rome rejects
-      // a whole feed for one hour out of range, and needs none of them.
-      ServerHints hints = FeedHints.of(document, base);
-      FeedHints.detachSkips(document);
-      List<Element> entries = RawDates.entries(document);
-      List<Instant> written = new ArrayList<>(entries.size());
-      Map<Element, List<Content>> withoutDates = new IdentityHashMap<>();
-      for (Element entry : entries) {
-        WorkBudget.checkpoint();
-        Instant at = RawDates.published(entry);
-        written.add(at);
-        if (at != null) {
-          List<Content> content = List.copyOf(entry.getContent());
-          if (RawDates.detachRomeDates(entry)) {
-            withoutDates.put(entry, content);
-          }
-        }
-      }
-      SyndFeed feed = new SyndFeedImpl(build(input, document), false);
-      if (feed.getEntries().size() != entries.size() && !withoutDates.isEmpty()) {
-        withoutDates.forEach(
-            (entry, content) -> {
-              entry.removeContent();
-              entry.addContent(content);
-            });
-        feed = new SyndFeedImpl(build(input, document), false);
-      }
-      return new Parsed(feed, entries, written, hints);
+      document = input.document(reader);
     } catch (IOException e) {
       throw new JDOMException("cannot read: " + e.getMessage(), e); // a string does not fail
     }
+    // The hints are read here, and the skip lists taken out before Rome sees them: Rome rejects
+    // a whole feed for one hour out of range, and needs none of them.
+    ServerHints hints = FeedHints.of(document, base);
+    FeedHints.detachSkips(document);
+    List<Element> entries = RawDates.entries(document);
+    // A document with more entries than are mapped (hostile, or a dump) is left to Rome as it is,
+    // its dates read per mapped entry: mapping 10,000 of its entries beside Rome's feed of all of
+    // them needs more heap than the work budget, which Rome's dates exhaust first, lets it have.
+    if (entries.size() > MAX_ITEMS) {
+      return new Parsed(new SyndFeedImpl(build(input, document), false), entries, null, hints);
+    }
+    List<Instant> written = new ArrayList<>(entries.size());
+    Map<Element, List<Content>> withoutDates = new IdentityHashMap<>();
+    for (Element entry : entries) {
+      WorkBudget.checkpoint();
+      Instant at = RawDates.published(entry);
+      written.add(at);
+      if (at != null) {
+        List<Content> content = List.copyOf(entry.getContent());
+        if (RawDates.detachRomeDates(entry)) {
+          withoutDates.put(entry, content);
+        }
+      }
+    }
+    SyndFeed feed = new SyndFeedImpl(build(input, document), false);
+    if (feed.getEntries().size() != entries.size() && !withoutDates.isEmpty()) {
+      withoutDates.forEach(
+          (entry, content) -> {
+            entry.removeContent();
+            entry.addContent(content);
+          });
+      feed = new SyndFeedImpl(build(input, document), false);
+    }
+    return new Parsed(feed, entries, written, hints);
   }
 
   /**
