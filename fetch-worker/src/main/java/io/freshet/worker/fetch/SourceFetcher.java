@@ -175,20 +175,26 @@ public final class SourceFetcher {
       if (!ids.add(id)) {
         continue; // a duplicate guid within one document: the first one stands
       }
-      String hash = ContentHasher.hash(raw);
-      Signal signal = classifier.classify(raw);
+      // an HTML body's plain text serves the hash and the keyword rules alike
+      String plainBody = ContentHasher.normalisedBody(raw);
+      String hash = ContentHasher.hash(raw, plainBody);
+      Signal signal =
+          classifier.classify(
+              raw,
+              raw.body() == null || ContentHasher.isHtml(raw.contentType()) ? plainBody : null);
       String body = raw.body();
       boolean truncated = body != null && body.length() > bodyCap;
+      SeenDigest.Entry entry = new SeenDigest.Entry(id, hash);
       items.add(
           new FetchedItem(
               id,
               hash,
               raw,
               signal,
-              seen.noveltyOf(id, hash),
+              seen.noveltyOf(entry),
               truncated ? body.substring(0, bodyCap) : body,
               truncated));
-      entries.add(new SeenDigest.Entry(id, hash));
+      entries.add(entry);
     }
     int base = options.itemLimit() > 0 ? options.itemLimit() : items.size();
     int capacity = Math.min(MAX_DIGEST, Math.max(MIN_DIGEST, 2 * base));

@@ -17,16 +17,43 @@ public final class ContentHasher {
   private ContentHasher() {}
 
   public static String hash(RawItem item) {
+    return hash(item, normalisedBody(item));
+  }
+
+  /**
+   * The body as the hash reads it: {@link Text#stripTags} of an HTML body, {@link Text#collapse} of
+   * any other, {@code ""} for none.
+   */
+  public static String normalisedBody(RawItem item) {
     String body = item.body();
-    String normalisedBody =
-        body == null ? "" : isHtml(item.contentType()) ? Text.stripTags(body) : Text.collapse(body);
-    return sha256(
-        String.join(
-            "\u001f",
-            nullToEmpty(Text.plain(item.title())),
-            nullToEmpty(Urls.canonical(item.url())),
-            normalisedBody,
-            item.eventAt() == null ? "" : item.eventAt().toString()));
+    return body == null
+        ? ""
+        : isHtml(item.contentType()) ? Text.stripTags(body) : Text.collapse(body);
+  }
+
+  /**
+   * The hash of an item whose {@link #normalisedBody} is known.
+   *
+   * @param normalisedBody {@code normalisedBody(item)}
+   */
+  public static String hash(RawItem item, String normalisedBody) {
+    // The parts joined by U+001F, fed to the digest one by one: the same bytes as the joined
+    // string's (no surrogate pair can span a separator) without copying the body once more.
+    MessageDigest sha = sha256();
+    update(sha, nullToEmpty(Text.plain(item.title())));
+    sha.update(SEPARATOR);
+    update(sha, nullToEmpty(Urls.canonical(item.url())));
+    sha.update(SEPARATOR);
+    update(sha, normalisedBody);
+    sha.update(SEPARATOR);
+    update(sha, item.eventAt() == null ? "" : item.eventAt().toString());
+    return HexFormat.of().formatHex(sha.digest());
+  }
+
+  private static final byte SEPARATOR = 0x1f;
+
+  private static void update(MessageDigest sha, String s) {
+    sha.update(s.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Lower-case hex SHA-256 of the UTF-8 bytes of {@code s}. */
@@ -35,14 +62,30 @@ public final class ContentHasher {
   }
 
   static byte[] digest(String s) {
+    return sha256().digest(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static final MessageDigest PROTOTYPE = newSha256();
+
+  /** A fresh SHA-256 digest: a copy of one made once, without a provider look-up per item. */
+  private static MessageDigest sha256() {
     try {
-      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+      return (MessageDigest) PROTOTYPE.clone();
+    } catch (CloneNotSupportedException e) {
+      return newSha256();
+    }
+  }
+
+  private static MessageDigest newSha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("the JDK always has SHA-256", e);
     }
   }
 
-  private static boolean isHtml(String contentType) {
+  /** Whether a body of this media type is read as HTML (its tags stripped). */
+  public static boolean isHtml(String contentType) {
     return contentType != null && contentType.toLowerCase(Locale.ROOT).contains("html");
   }
 

@@ -59,15 +59,27 @@ public final class SeenDigest {
 
   /** What this digest says about an item read now. */
   public ItemNovelty noveltyOf(String itemId, String contentHash) {
-    Long hash = entries.get(idKey(itemId));
+    return noveltyOf(new Entry(itemId, contentHash));
+  }
+
+  /** What this digest says about an item read now. */
+  public ItemNovelty noveltyOf(Entry item) {
+    Long hash = entries.get(item.idKey());
     if (hash == null) {
       return ItemNovelty.added;
     }
-    return hash == hashKey(contentHash) ? ItemNovelty.seen : ItemNovelty.changed;
+    return hash == item.hashKey() ? ItemNovelty.seen : ItemNovelty.changed;
   }
 
-  /** One item of the current read. */
-  public record Entry(String itemId, String contentHash) {}
+  /**
+   * One item of the current read, as the digest keeps it: its id and content hash cut to 8 bytes
+   * each, worked out once for both the look-up and the next digest.
+   */
+  public record Entry(long idKey, long hashKey) {
+    public Entry(String itemId, String contentHash) {
+      this(SeenDigest.idKey(itemId), SeenDigest.hashKey(contentHash));
+    }
+  }
 
   /**
    * The digest after a fetch: the items just read, in source order, then earlier entries not read
@@ -79,7 +91,7 @@ public final class SeenDigest {
       if (next.size() >= capacity) {
         break;
       }
-      next.putIfAbsent(idKey(e.itemId()), hashKey(e.contentHash()));
+      next.putIfAbsent(e.idKey(), e.hashKey());
     }
     for (Map.Entry<Long, Long> old : entries.entrySet()) {
       if (next.size() >= capacity) {

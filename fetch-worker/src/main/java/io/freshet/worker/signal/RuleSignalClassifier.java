@@ -27,19 +27,29 @@ public final class RuleSignalClassifier implements SignalClassifier {
 
   @Override
   public Signal classify(RawItem item) {
+    return classify(item, null);
+  }
+
+  @Override
+  public Signal classify(RawItem item, String plainBody) {
     if (item.structuredEvent() || item.eventAt() != null) {
       return new Signal(SignalType.event, item.eventAt());
     }
-    int rank = words.bestRankIn(searchable(item));
+    int rank = words.bestRankIn(searchable(item, plainBody));
     return new Signal(rank < 0 ? SignalType.informative : RANKED[rank], null);
   }
 
-  private static String searchable(RawItem item) {
+  private static String searchable(RawItem item, String plainBody) {
     String title = item.title() == null ? "" : item.title();
     String body = item.body() == null ? "" : item.body();
+    String text;
     if (body.length() > SCAN_CHARS) {
-      body = body.substring(0, SCAN_CHARS);
+      text = Text.stripTags(body.substring(0, SCAN_CHARS));
+    } else {
+      // the whole body is searched: its plain text, when the caller has it, is what stripping
+      // would give
+      text = plainBody != null ? plainBody : Text.stripTags(body);
     }
-    return (title + " \n " + Text.stripTags(body)).toLowerCase(Locale.ROOT);
+    return (title + " \n " + text).toLowerCase(Locale.ROOT);
   }
 }

@@ -67,12 +67,16 @@ public final class FetchBenchmark {
           feed.length, feeds, requests, concurrency);
       loop(web, feeds, requests / 4, concurrency, false); // warm-up
       long cpu = cpuNanos();
+      ThreadCpu threads = ThreadCpu.now();
       double get = loop(web, feeds, requests, concurrency, false);
       double getCpu = (cpuNanos() - cpu) / 1e6 / requests;
+      double[] getGroups = threads.perFetchSince(cpu, requests);
       loop(web, feeds, requests / 4, concurrency, true); // warm-up
       cpu = cpuNanos();
+      threads = ThreadCpu.now();
       double parse = loop(web, feeds, requests, concurrency, true);
       double parseCpu = (cpuNanos() - cpu) / 1e6 / requests;
+      double[] parseGroups = threads.perFetchSince(cpu, requests);
       double[] worker = worker(web, feeds, requests);
       System.out.printf("bare GET loop                          : %8.1f fetches/s%n", get);
       System.out.printf("GET + parse loop                       : %8.1f fetches/s%n", parse);
@@ -89,6 +93,15 @@ public final class FetchBenchmark {
       System.out.printf(
           "CPU ratio (GET + parse) / worker = %.2f first fetches, %.2f steady state%n",
           parseCpu / worker[3], parseCpu / worker[4]);
+      System.out.printf("CPU ms per fetch by thread (%s):%n", String.join(" | ", ThreadCpu.GROUPS));
+      ThreadCpu.print("GET loop", getGroups);
+      ThreadCpu.print("GET + parse loop", parseGroups);
+      ThreadCpu.print("worker, first fetches", java.util.Arrays.copyOfRange(worker, 5, 10));
+      ThreadCpu.print("worker, steady state", java.util.Arrays.copyOfRange(worker, 10, 15));
+      System.out.printf(
+          "own-thread CPU ratio (GET + parse loop) / worker = %.2f first fetches, %.2f steady"
+              + " state%n",
+          parseGroups[0] / worker[5], parseGroups[0] / worker[10]);
     }
     System.exit(0);
   }
@@ -179,12 +192,20 @@ public final class FetchBenchmark {
               new java.util.HashMap<>());
       java.util.Map<String, java.util.Map<String, String>> cursors = new java.util.HashMap<>();
       long cpu = cpuNanos();
+      ThreadCpu threads = ThreadCpu.now();
       double first = pass(web, feeds, n, producer, consumer, serializer, completedReader, cursors);
       double firstCpu = (cpuNanos() - cpu) / 1e6 / n;
+      double[] firstGroups = threads.perFetchSince(cpu, n);
       cpu = cpuNanos();
+      threads = ThreadCpu.now();
       double steady = pass(web, feeds, n, producer, consumer, serializer, completedReader, cursors);
       double steadyCpu = (cpuNanos() - cpu) / 1e6 / n;
-      return new double[] {first, steady, warmUp, firstCpu, steadyCpu};
+      double[] steadyGroups = threads.perFetchSince(cpu, n);
+      double[] out = new double[15];
+      System.arraycopy(new double[] {first, steady, warmUp, firstCpu, steadyCpu}, 0, out, 0, 5);
+      System.arraycopy(firstGroups, 0, out, 5, 5);
+      System.arraycopy(steadyGroups, 0, out, 10, 5);
+      return out;
     } finally {
       app.close();
     }
@@ -258,6 +279,87 @@ public final class FetchBenchmark {
     return ((com.sun.management.OperatingSystemMXBean)
             java.lang.management.ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
+  }
+
+  /**
+   * CPU time of this JVM's threads by what they do, told apart by name: the fetching side (the
+   * worker's listener, parse, HTTP and producer threads and its virtual threads' carriers — or a
+   * loop's, which use the same carriers and HTTP client threads), the feed server (Jetty), the
+   * benchmark's own client (its producer and reader), and the rest (the broker, mostly). What no
+   * Java thread accounts for (the JIT's compiler threads, GC) is the process's CPU time minus the
+   * threads'. A thread that ends within a phase is not counted (none of these does).
+   */
+  private record ThreadCpu(java.util.Map<Long, Long> cpuByThread) {
+
+    static final List<String> GROUPS =
+        List.of("fetching side", "feed server", "bench client", "broker + rest", "GC + JIT");
+
+    static ThreadCpu now() {
+      var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+      java.util.Map<Long, Long> cpu = new java.util.HashMap<>();
+      for (long id : threads.getAllThreadIds()) {
+        long t = threads.getThreadCpuTime(id);
+        if (t >= 0) {
+          cpu.put(id, t);
+        }
+      }
+      return new ThreadCpu(cpu);
+    }
+
+    /** CPU ms per fetch of each group since this snapshot (taken with process CPU {@code cpu0}). */
+    double[] perFetchSince(long processCpu0, int fetches) {
+      long process = cpuNanos() - processCpu0;
+      var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+      long[] groups = new long[GROUPS.size()];
+      long threadSum = 0;
+      for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
+        if (info == null) {
+          continue;
+        }
+        long t = threads.getThreadCpuTime(info.getThreadId());
+        if (t < 0) {
+          continue;
+        }
+        long used = t - cpuByThread.getOrDefault(info.getThreadId(), 0L);
+        groups[group(info.getThreadName())] += used;
+        threadSum += used;
+      }
+      groups[GROUPS.size() - 1] = Math.max(0, process - threadSum);
+      double[] perFetch = new double[groups.length];
+      for (int i = 0; i < groups.length; i++) {
+        perFetch[i] = groups[i] / 1e6 / fetches;
+      }
+      return perFetch;
+    }
+
+    private static int group(String name) {
+      if (name.startsWith("qtp")) {
+        return 1;
+      }
+      if (name.equals("main")
+          || name.startsWith("kafka-producer-network-thread | producer-")
+          || name.contains("| bench-reader-")) {
+        return 2;
+      }
+      if (name.startsWith("freshet-")
+          || name.startsWith("ForkJoinPool")
+          || name.startsWith("fetch-requested")
+          || name.startsWith("HttpClient")
+          || name.startsWith("http-deadlines")
+          || name.contains("| fetch-worker")
+          || name.startsWith("kafka-coordinator-heartbeat-thread | bench-")) {
+        return 0;
+      }
+      return 3;
+    }
+
+    static void print(String phase, double[] perFetch) {
+      StringBuilder line = new StringBuilder(String.format("  %-22s:", phase));
+      for (double v : perFetch) {
+        line.append(String.format(" %6.2f", v));
+      }
+      System.out.println(line);
+    }
   }
 
   /** An RSS 2.0 feed of 20 items, about 30 KB, like a news site's. */

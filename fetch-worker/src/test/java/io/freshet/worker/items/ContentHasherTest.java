@@ -36,6 +36,40 @@ class ContentHasherTest {
   }
 
   @Test
+  void theHashIsSha256OfTheNormalisedPartsJoinedByUnitSeparators() {
+    Instant event = Instant.parse("2026-12-01T18:00:00Z");
+    for (RawItem item :
+        List.of(
+            item(
+                "1",
+                "https://x.example/a?utm_source=rss",
+                "<b>Café</b> night",
+                "<p>Hi 👋</p>",
+                null),
+            item("2", null, null, null, null),
+            item("3", "https://x.example/b", "lone \ud83d", "body \udc4b end", null),
+            new RawItem(
+                "4", null, "T", "plain\n text", "text/plain", null, event, true, Map.of()))) {
+      String body =
+          item.body() == null
+              ? ""
+              : item.contentType().contains("html")
+                  ? Text.stripTags(item.body())
+                  : Text.collapse(item.body());
+      String joined =
+          String.join(
+              "\u001f",
+              item.title() == null || Text.plain(item.title()) == null
+                  ? ""
+                  : Text.plain(item.title()),
+              item.url() == null ? "" : Urls.canonical(item.url()),
+              body,
+              item.eventAt() == null ? "" : item.eventAt().toString());
+      assertThat(ContentHasher.hash(item)).isEqualTo(ContentHasher.sha256(joined));
+    }
+  }
+
+  @Test
   void aChangedBodyTitleOrLinkChangesTheHash() {
     String base = ContentHasher.hash(item("1", "https://x/a", "T", "body", null));
     assertThat(ContentHasher.hash(item("1", "https://x/a", "T", "body!", null))).isNotEqualTo(base);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.avro.SignalType;
 import io.freshet.worker.items.RawItem;
+import io.freshet.worker.items.Text;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -48,5 +49,21 @@ class RuleSignalClassifierTest {
   void wordsMatchWholeNotInsideOtherWords() {
     assertThat(classifier.classify(item("meetups-ish? no: ameetup", null, null, false)).type())
         .isEqualTo(SignalType.informative);
+  }
+
+  @Test
+  void aGivenPlainBodyGivesWhatStrippingTheBodyGives() {
+    String longBody = "<p>" + "Nothing to see. ".repeat(300) + "</p><p>for sale</p>";
+    for (RawItem item :
+        List.of(
+            item("News", "<p>We are <b>looking for</b> help</p>", null, false),
+            item("News", null, null, false),
+            item("News", "<p>Nothing special</p>", null, false),
+            item("News", longBody, null, false),
+            item("News", "<p>" + "x ".repeat(1_990) + "meet</p>up", null, false))) {
+      String plain = item.body() == null ? "" : Text.stripTags(item.body());
+      assertThat(classifier.classify(item, plain)).isEqualTo(classifier.classify(item));
+      assertThat(classifier.classify(item, null)).isEqualTo(classifier.classify(item));
+    }
   }
 }

@@ -53,6 +53,32 @@ final class RawDates {
     return null;
   }
 
+  /** Local names of the entry dates Rome reads (RSS, Atom 0.3 and 1.0; {@code date} in DC only). */
+  private static final java.util.Set<String> ROME_DATES =
+      java.util.Set.of(
+          "pubDate", "expirationDate", "published", "updated", "issued", "modified", "created");
+
+  /**
+   * Detaches the entry's own date elements that Rome would read (for an entry whose date was read
+   * here: Rome's would go unused); true when there were any.
+   */
+  static boolean detachRomeDates(Element entry) {
+    return entry
+            .removeContent(
+                new org.jdom2.filter.AbstractFilter<Element>() {
+                  @Override
+                  public Element filter(Object content) {
+                    return content instanceof Element e
+                            && (ROME_DATES.contains(e.getName())
+                                || (e.getName().equals("date") && DC.equals(e.getNamespace())))
+                        ? e
+                        : null;
+                  }
+                })
+            .size()
+        > 0;
+  }
+
   private static Element child(Element parent, String name) {
     for (Element e : parent.getChildren()) {
       if (e.getName().equals(name)) {

@@ -9,7 +9,6 @@ import com.rometools.rome.feed.synd.SyndFeedImpl;
 import com.rometools.rome.io.FeedException;
 import com.rometools.rome.io.WireFeedInput;
 import com.rometools.rome.io.XmlReader;
-import com.rometools.rome.io.impl.XmlFixerReader;
 import io.freshet.worker.budget.WorkBudget;
 import io.freshet.worker.connector.ServerHints;
 import io.freshet.worker.http.ErrorKind;
@@ -32,9 +31,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jdom2.Content;
 import org.jdom2.Document;
 import org.jdom2.Element;
 import org.jdom2.JDOMException;
@@ -103,30 +104,81 @@ final class XmlFeedParser {
         break;
       }
       WorkBudget.checkpoint();
-      items.add(item(entries.get(i), feedBase, aligned ? entryElements.get(i) : null));
+      items.add(
+          aligned
+              ? item(entries.get(i), feedBase, entryElements.get(i), parsed.written(i))
+              : item(entries.get(i), feedBase, null, null));
     }
     return new FeedDocument(items, parsed.hints());
   }
 
-  private record Parsed(SyndFeed feed, List<Element> entries, ServerHints hints) {}
+  /**
+   * @param written each entry element's date as written ({@link RawDates#published}), null when it
+   *     has none that reads; null for a document whose dates were left to Rome
+   */
+  private record Parsed(
+      SyndFeed feed, List<Element> entries, List<Instant> written, ServerHints hints) {
+
+    /** Entry {@code i}'s date as written; read now when the dates were not read beforehand. */
+    Instant written(int i) {
+      return written != null ? written.get(i) : RawDates.published(entries.get(i));
+    }
+  }
 
   /**
-   * Rome's own steps (its XML healer, its secure SAX builder: no DOCTYPE, no external entity), with
-   * the document kept: the dates are read from their text.
+   * Rome's own steps (its XML healer — {@link EntityFixer}, the same repairs in one pass — its
+   * secure SAX builder: no DOCTYPE, no external entity), with the document kept: the dates are read
+   * from their text.
+   *
+   * <p>An entry whose date reads as written loses its date elements before Rome maps it: Rome's
+   * date would not be used, and Rome reads each date by trying its formats one after another, a new
+   * {@code SimpleDateFormat} per try — a fifth of a feed's parse. Should Rome's entries then not be
+   * the document's (the written dates unusable), the elements are put back and Rome maps the
+   * document again with them.
    */
   private static Parsed strict(String text, URI base) throws FeedException, JDOMException {
     Input input = new Input();
-    try (Reader reader = new XmlFixerReader(new StringReader(text))) {
-      Document document = input.document(reader);
-      // The hints are read here, and the skip lists taken out before Rome sees them: Rome rejects
-      // a whole feed for one hour out of range, and needs none of them.
-      ServerHints hints = FeedHints.of(document, base);
-      FeedHints.detachSkips(document);
-      return new Parsed(
-          new SyndFeedImpl(build(input, document), false), RawDates.entries(document), hints);
+    Document document;
+    // the healed copy of the text is let go as soon as the document is built, before Rome's feed
+    try (Reader reader = new StringReader(EntityFixer.fix(text))) {
+      document = input.document(reader);
     } catch (IOException e) {
       throw new JDOMException("cannot read: " + e.getMessage(), e); // a string does not fail
     }
+    // The hints are read here, and the skip lists taken out before Rome sees them: Rome rejects
+    // a whole feed for one hour out of range, and needs none of them.
+    ServerHints hints = FeedHints.of(document, base);
+    FeedHints.detachSkips(document);
+    List<Element> entries = RawDates.entries(document);
+    // A document with more entries than are mapped (hostile, or a dump) is left to Rome as it is,
+    // its dates read per mapped entry: mapping 10,000 of its entries beside Rome's feed of all of
+    // them needs more heap than the work budget, which Rome's dates exhaust first, lets it have.
+    if (entries.size() > MAX_ITEMS) {
+      return new Parsed(new SyndFeedImpl(build(input, document), false), entries, null, hints);
+    }
+    List<Instant> written = new ArrayList<>(entries.size());
+    Map<Element, List<Content>> withoutDates = new IdentityHashMap<>();
+    for (Element entry : entries) {
+      WorkBudget.checkpoint();
+      Instant at = RawDates.published(entry);
+      written.add(at);
+      if (at != null) {
+        List<Content> content = List.copyOf(entry.getContent());
+        if (RawDates.detachRomeDates(entry)) {
+          withoutDates.put(entry, content);
+        }
+      }
+    }
+    SyndFeed feed = new SyndFeedImpl(build(input, document), false);
+    if (feed.getEntries().size() != entries.size() && !withoutDates.isEmpty()) {
+      withoutDates.forEach(
+          (entry, content) -> {
+            entry.removeContent();
+            entry.addContent(content);
+          });
+      feed = new SyndFeedImpl(build(input, document), false);
+    }
+    return new Parsed(feed, entries, written, hints);
   }
 
   /**
@@ -238,7 +290,7 @@ final class XmlFeedParser {
         || (head.startsWith("<?xml") && end > 0 && head.substring(0, end).contains("encoding"));
   }
 
-  private static RawItem item(SyndEntry entry, URI feedUri, Element element) {
+  private static RawItem item(SyndEntry entry, URI feedUri, Element element, Instant written) {
     URI base = element == null ? feedUri : xmlBase(feedUri, element);
     String link = resolve(base, entry.getLink());
     if (link == null) {
@@ -256,7 +308,6 @@ final class XmlFeedParser {
     }
     // The date as written, read by WebDates (Rome misreads fractions beyond milliseconds and does
     // not read an offset without a colon or a date-only Atom updated); Rome's when that fails.
-    Instant written = element == null ? null : RawDates.published(element);
     Date romeDate =
         entry.getPublishedDate() != null ? entry.getPublishedDate() : entry.getUpdatedDate();
     Instant published = written != null ? written : romeDate == null ? null : romeDate.toInstant();

@@ -49,6 +49,24 @@ class FeedCorpusTest {
   }
 
   @Test
+  void whenRomeSkipsAnEntryTheDocumentHoldsEveryEntryKeepsRomesDate() throws Exception {
+    // the x:item is an entry to RawDates (any namespace) and none to Rome: the entries do not line
+    // up, so no date is taken as written and Rome's are kept, as they were read
+    byte[] body =
+        ("<rss version=\"2.0\"><channel><title>t</title>"
+                + "<x:item xmlns:x=\"urn:x\"><pubDate>Sat, 21 Nov 2026 10:00:00 GMT</pubDate></x:item>"
+                + "<item><guid>a</guid><title>A</title>"
+                + "<pubDate>Sat, 21 Nov 2026 11:00:00 GMT</pubDate></item>"
+                + "<item><guid>b</guid><title>B</title><pubDate>Sun, 22 Nov 2026 08:30:00 GMT</pubDate>"
+                + "</item></channel></rss>")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    List<RawItem> items = feed.parse(body, "application/rss+xml", URI.create("https://x.example/"));
+    assertThat(items).extracting(RawItem::sourceId).containsExactly("a", "b");
+    assertThat(items.get(0).publishedAt()).isEqualTo(Instant.parse("2026-11-21T11:00:00Z"));
+    assertThat(items.get(1).publishedAt()).isEqualTo(Instant.parse("2026-11-22T08:30:00Z"));
+  }
+
+  @Test
   void rss091InIso88591() throws Exception {
     List<RawItem> items = parse("rss091.xml", "text/xml", "http://old.example/rss");
     assertThat(items).singleElement().satisfies(i -> assertThat(i.title()).isEqualTo("Café opens"));
