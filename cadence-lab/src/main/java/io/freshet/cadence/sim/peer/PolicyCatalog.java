@@ -66,96 +66,29 @@ public final class PolicyCatalog {
         setup ->
             new EngineAdaptivePolicy(
                 engine, category(setup.mode()), setup, EngineAdaptivePolicy.Estimator.TRACKER));
-    m.put(
-        "adaptive_bounded",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.BOUNDED));
-    m.put(
-        "adaptive_burst",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.BURST));
-    m.put(
-        "adaptive_flat",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.FLAT));
-    m.put(
-        "adaptive_declump",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.DECLUMP));
-    m.put(
-        "adaptive_trust",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.TRUST));
-    m.put(
-        "adaptive_burst_own",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.OWN_BURST));
-    m.put(
-        "adaptive_ceiling",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.CEILING));
-    m.put(
-        "adaptive_mixture",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.MIXTURE));
-    m.put(
-        "adaptive_rhythm",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.RHYTHM));
-    m.put(
-        "adaptive_kinds",
-        setup ->
-            new EngineAdaptivePolicy(
-                engine,
-                category(setup.mode()),
-                setup,
-                EngineAdaptivePolicy.Estimator.POPULATION,
-                EngineAdaptivePolicy.Variant.KINDS));
+    // The lab's variants of adaptive, each on the population estimator.
+    for (Map.Entry<String, EngineAdaptivePolicy.Variant> variant :
+        List.of(
+            Map.entry("adaptive_bounded", EngineAdaptivePolicy.Variant.BOUNDED),
+            Map.entry("adaptive_burst", EngineAdaptivePolicy.Variant.BURST),
+            Map.entry("adaptive_flat", EngineAdaptivePolicy.Variant.FLAT),
+            Map.entry("adaptive_declump", EngineAdaptivePolicy.Variant.DECLUMP),
+            Map.entry("adaptive_trust", EngineAdaptivePolicy.Variant.TRUST),
+            Map.entry("adaptive_burst_own", EngineAdaptivePolicy.Variant.OWN_BURST),
+            Map.entry("adaptive_ceiling", EngineAdaptivePolicy.Variant.CEILING),
+            Map.entry("adaptive_mixture", EngineAdaptivePolicy.Variant.MIXTURE),
+            Map.entry("adaptive_rhythm", EngineAdaptivePolicy.Variant.RHYTHM),
+            Map.entry("adaptive_kinds", EngineAdaptivePolicy.Variant.KINDS))) {
+      m.put(
+          variant.getKey(),
+          setup ->
+              new EngineAdaptivePolicy(
+                  engine,
+                  category(setup.mode()),
+                  setup,
+                  EngineAdaptivePolicy.Estimator.POPULATION,
+                  variant.getValue()));
+    }
     m.put("feed_frequency", setup -> new EngineFeedFrequencyPolicy(engine));
     m.put(
         "signal_adaptive",
