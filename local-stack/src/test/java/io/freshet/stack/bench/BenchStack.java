@@ -172,6 +172,41 @@ final class BenchStack implements AutoCloseable {
 
   /** The demo web's ground truth against what the content store holds. */
   Reconciliation reconcile() throws SQLException {
+    return Reconciliation.of(web.truth().servedCountBySource(), storedByDemoId());
+  }
+
+  /**
+   * Where a reconciliation's lost versions are: served versions not stored, summed by the source's
+   * kind, with the sources that lost the most (empty when nothing is lost).
+   */
+  String lostBreakdown() throws SQLException {
+    Map<String, Integer> stored = storedByDemoId();
+    Map<String, Long> byKind = new java.util.TreeMap<>();
+    Map<String, Integer> bySource = new HashMap<>();
+    web.truth()
+        .servedCountBySource()
+        .forEach(
+            (id, served) -> {
+              int lost = served - stored.getOrDefault(id, 0);
+              if (lost > 0) {
+                byKind.merge(web.catalog().get(id).kind().toString(), (long) lost, Long::sum);
+                bySource.put(id, lost);
+              }
+            });
+    if (byKind.isEmpty()) {
+      return "";
+    }
+    List<String> top =
+        bySource.entrySet().stream()
+            .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+            .limit(8)
+            .map(e -> e.getKey() + " " + e.getValue())
+            .toList();
+    return "lost by kind " + byKind + "; most: " + String.join(", ", top);
+  }
+
+  /** Stored versions per demo source id. */
+  private Map<String, Integer> storedByDemoId() throws SQLException {
     Map<String, Integer> stored = new HashMap<>();
     try (Connection c = connect();
         Statement st = c.createStatement();
@@ -183,7 +218,7 @@ final class BenchStack implements AutoCloseable {
         stored.put(s == null ? "unknown:" + rs.getString(1) : s.id(), rs.getInt(2));
       }
     }
-    return Reconciliation.of(web.truth().servedCountBySource(), stored);
+    return stored;
   }
 
   /** The Prometheus text of a service's management port. */
