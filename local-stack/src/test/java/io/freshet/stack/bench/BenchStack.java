@@ -170,6 +170,18 @@ final class BenchStack implements AutoCloseable {
     }
   }
 
+  /** A service module's public port; null for a process that is not one of the services. */
+  Integer publicPort(String module) {
+    return switch (module) {
+      case "scheduler-producer" -> settings.schedulerPort();
+      case "fetch-worker" -> settings.workerPort();
+      case "content-sink" -> settings.sinkPort();
+      case "stats-aggregator" -> settings.statsPort();
+      case "push-receiver" -> settings.pushPort();
+      default -> null;
+    };
+  }
+
   /** The demo web's ground truth against what the content store holds. */
   Reconciliation reconcile() throws SQLException {
     return Reconciliation.of(web.truth().servedCountBySource(), storedByDemoId());

@@ -33,7 +33,7 @@ final class KafkaFigures {
   Map<String, Map<String, Double>> sample() {
     Map<String, Map<String, Double>> out = new TreeMap<>();
     for (ManagedProcess p : stack.services.running()) {
-      Integer port = publicPort(p.name());
+      Integer port = stack.publicPort(p.name());
       if (port == null) {
         continue;
       }
@@ -78,17 +78,5 @@ final class KafkaFigures {
           }
         });
     System.out.println(b);
-  }
-
-  private Integer publicPort(String name) {
-    var s = stack.settings;
-    return switch (name) {
-      case "scheduler-producer" -> s.schedulerPort();
-      case "fetch-worker" -> s.workerPort();
-      case "content-sink" -> s.sinkPort();
-      case "stats-aggregator" -> s.statsPort();
-      case "push-receiver" -> s.pushPort();
-      default -> null;
-    };
   }
 }

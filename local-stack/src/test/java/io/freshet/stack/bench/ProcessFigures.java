@@ -141,7 +141,7 @@ final class ProcessFigures {
 
   /** Sum of every {@code jvm_gc_pause_seconds_sum} series of a service, ms; NaN if unread. */
   private double serviceGcMs(String name) {
-    Integer port = publicPort(name);
+    Integer port = stack.publicPort(name);
     if (port == null) {
       return Double.NaN;
     }
@@ -156,18 +156,6 @@ final class ProcessFigures {
     } catch (Exception e) {
       return Double.NaN;
     }
-  }
-
-  private Integer publicPort(String name) {
-    var s = stack.settings;
-    return switch (name) {
-      case "scheduler-producer" -> s.schedulerPort();
-      case "fetch-worker" -> s.workerPort();
-      case "content-sink" -> s.sinkPort();
-      case "stats-aggregator" -> s.statsPort();
-      case "push-receiver" -> s.pushPort();
-      default -> null;
-    };
   }
 
   /** GCT of {@code jstat -gc}, ms; NaN if jstat cannot tell. */
