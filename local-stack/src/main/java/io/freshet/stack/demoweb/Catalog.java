@@ -124,15 +124,7 @@ public final class Catalog {
     int released = Math.min(releases.sources(), history - (int) Math.round(history * BURSTY_SHARE));
     int bursty = Math.min(burstyCapacity, history - released);
     released = Math.min(releases.sources(), history - bursty);
-    int[] burstyOrder = busiestFirst(burstyFeeds, settings);
-    List<Slot> burstySlots = new ArrayList<>();
-    for (int i = 0; i < bursty; i++) {
-      Kind kind = FEED_KINDS[i % FEED_KINDS.length];
-      int f = burstyOrder[i / FEED_KINDS.length];
-      String traceId = burstyFeeds.ids().get(f);
-      burstySlots.add(
-          new Slot(kind.pathSegment() + "-" + traceId, kind, traceId, burstyFeeds.times()[f]));
-    }
+    List<Slot> burstySlots = feedSlots(burstyFeeds, FEED_KINDS, bursty, settings);
     int[] releaseOrder = busiestFirst(releases, settings);
     List<Slot> releaseSlots = new ArrayList<>();
     for (int i = 0; i < released; i++) {
@@ -158,20 +150,30 @@ public final class Catalog {
     int itemSources = Math.min(itemCapacity, (int) Math.round(total * 0.575));
     int pageSources = Math.min(pages.sources(), total - itemSources);
     itemSources = Math.min(itemCapacity, total - pageSources);
-    int[] feedOrder = busiestFirst(feeds, settings);
-    List<Slot> items = new ArrayList<>();
-    for (int i = 0; i < itemSources; i++) {
-      Kind kind = ITEM_KINDS[i % ITEM_KINDS.length];
-      int f = feedOrder[i / ITEM_KINDS.length];
-      String traceId = feeds.ids().get(f);
-      items.add(new Slot(kind.pathSegment() + "-" + traceId, kind, traceId, feeds.times()[f]));
-    }
+    List<Slot> items = feedSlots(feeds, ITEM_KINDS, itemSources, settings);
     List<Slot> pageSlots = new ArrayList<>();
     for (int i = 0; i < pageSources; i++) {
       String traceId = pages.ids().get(i);
       pageSlots.add(new Slot(traceId, Kind.HTML, traceId, pages.times()[i]));
     }
     return interleave(items, pageSlots);
+  }
+
+  /**
+   * {@code n} sources from a feed trace: its traces busiest first, each in every one of {@code
+   * kinds} in turn (id: the kind's path segment, a dash, the trace id).
+   */
+  private static List<Slot> feedSlots(
+      TraceTimes trace, Kind[] kinds, int n, DemoWebSettings settings) {
+    int[] order = busiestFirst(trace, settings);
+    List<Slot> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Kind kind = kinds[i % kinds.length];
+      int f = order[i / kinds.length];
+      String traceId = trace.ids().get(f);
+      out.add(new Slot(kind.pathSegment() + "-" + traceId, kind, traceId, trace.times()[f]));
+    }
+    return out;
   }
 
   /** {@code a} and {@code b} merged in proportion, each in its own order, {@code a} first. */
