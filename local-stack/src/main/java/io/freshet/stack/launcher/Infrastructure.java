@@ -32,6 +32,8 @@ public final class Infrastructure implements AutoCloseable {
   private EmbeddedPostgres postgres;
   private ManagedProcess registry;
   private KafkaCluster kafkaCluster;
+
+  private Path postgresBinaries;
   private final Map<String, String> postgresConfig = new java.util.LinkedHashMap<>();
 
   public Infrastructure(StackSettings settings, String java) {
@@ -108,7 +110,9 @@ public final class Infrastructure implements AutoCloseable {
 
   private void startPostgresUnchecked() {
     try {
-      Path binaries = Files.createDirectories(s.home().resolve("postgres-binaries"));
+      Path binaries =
+          Files.createDirectories(
+              postgresBinaries != null ? postgresBinaries : s.home().resolve("postgres-binaries"));
       Path data = s.home().resolve("postgres");
       EmbeddedPostgres.Builder builder =
           EmbeddedPostgres.builder()
@@ -347,6 +351,17 @@ public final class Infrastructure implements AutoCloseable {
    */
   public Infrastructure withKafkaCluster(List<KafkaCluster.NodePorts> nodes) {
     kafkaCluster = new KafkaCluster(s, javaCmd, nodes);
+    return this;
+  }
+
+  /**
+   * Where PostgreSQL's binaries are unpacked, instead of under the stack's home; call before {@link
+   * #start}. For several stacks in one JVM (the e2e tests run two at once): zonky unpacks its
+   * binaries once per JVM and every later stack runs the first stack's copy, so that copy must
+   * outlive the stack whose home it was in.
+   */
+  public Infrastructure withPostgresBinaries(Path dir) {
+    postgresBinaries = dir;
     return this;
   }
 

@@ -178,7 +178,11 @@ final class StackFixture implements AutoCloseable {
             1440,
             0);
     String java = ProcessHandle.current().info().command().orElse("java");
-    Infrastructure infra = new Infrastructure(settings, java);
+    // One copy of PostgreSQL's binaries for every stack of this JVM, kept when a stack's home is
+    // deleted: zonky reuses the first copy it unpacked, and a stack still running would lose it.
+    Infrastructure infra =
+        new Infrastructure(settings, java)
+            .withPostgresBinaries(Path.of("target/postgres-binaries").toAbsolutePath());
     if (kafkaNodes > 1) {
       List<KafkaCluster.NodePorts> nodes = new ArrayList<>();
       nodes.add(new KafkaCluster.NodePorts(1, settings.kafkaPort(), settings.controllerPort()));
@@ -261,7 +265,7 @@ final class StackFixture implements AutoCloseable {
     }
     infra.close();
     keepLogs(settings);
-    deleteRecursively(settings.home()); // PostgreSQL binaries and data: ~200 MB a run
+    deleteRecursively(settings.home()); // PostgreSQL data and Kafka logs: ~150 MB a run
   }
 
   /** Every process's log, kept in {@code target/it-logs/<stack>/} for a failed run's diagnosis. */
