@@ -25,6 +25,9 @@ final class Renderer {
   /** How far (trace time) after its publication a calendar event takes place. */
   static final Duration EVENT_LEAD = Duration.ofDays(7);
 
+  /** How long (trace time) a calendar event lasts. */
+  static final Duration EVENT_LENGTH = Duration.ofHours(2);
+
   private final ScaledClock clock;
   private final JsonMapper json;
 
@@ -146,6 +149,11 @@ final class Renderer {
     return json.writeValueAsString(root);
   }
 
+  /** When (wall time) the calendar event a version is listed as ends. */
+  static Instant eventEnd(ScaledClock clock, ItemVersion v) {
+    return clock.toWall(v.publishedTrace() + EVENT_LEAD.toSeconds() + EVENT_LENGTH.toSeconds());
+  }
+
   private String ical(DemoSource s, List<ItemVersion> shown) {
     StringBuilder b = new StringBuilder(256 + 300 * shown.size());
     b.append("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Freshet//Demo web//EN\r\n")
@@ -154,7 +162,7 @@ final class Renderer {
         .append("\r\n");
     for (ItemVersion v : shown.reversed()) {
       Instant start = clock.toWall(v.publishedTrace() + EVENT_LEAD.toSeconds());
-      Instant end = clock.toWall(v.publishedTrace() + EVENT_LEAD.toSeconds() + 7_200);
+      Instant end = eventEnd(clock, v);
       b.append("BEGIN:VEVENT\r\nUID:")
           .append(v.itemId())
           .append("@demo.freshet\r\nDTSTAMP:")

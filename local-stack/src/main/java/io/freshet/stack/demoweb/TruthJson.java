@@ -23,6 +23,7 @@ final class TruthJson {
     root.put("deliverable_sources", s.deliverableSources());
     root.put("published_versions", s.publishedVersions());
     root.put("served_versions", s.servedVersions());
+    root.put("served_beyond_calendar_reach", s.servedBeyondReach());
     return json.writeValueAsString(root) + "\n";
   }
 

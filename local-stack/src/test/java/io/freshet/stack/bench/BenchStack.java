@@ -5,6 +5,7 @@ import io.freshet.stack.demoweb.Catalog;
 import io.freshet.stack.demoweb.DemoSource;
 import io.freshet.stack.demoweb.DemoWeb;
 import io.freshet.stack.demoweb.DemoWebSettings;
+import io.freshet.stack.demoweb.GroundTruth;
 import io.freshet.stack.demoweb.Reconciliation;
 import io.freshet.stack.launcher.Infrastructure;
 import io.freshet.stack.launcher.Services;
@@ -185,6 +186,18 @@ final class BenchStack implements AutoCloseable {
   /** The demo web's ground truth against what the content store holds. */
   Reconciliation reconcile() throws SQLException {
     return Reconciliation.of(web.truth().servedCountBySource(), storedByDemoId());
+  }
+
+  /** The served versions the reconciliation leaves out, and why (empty when none). */
+  String notCounted() {
+    int beyond = web.truth().servedBeyondReach();
+    return beyond == 0
+        ? ""
+        : "not counted: "
+            + beyond
+            + " calendar events listed only when more than "
+            + GroundTruth.CALENDAR_REACH.toDays()
+            + " days past (beyond the calendar connector's reach)";
   }
 
   /**

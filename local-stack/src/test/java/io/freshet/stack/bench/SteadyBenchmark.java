@@ -338,6 +338,10 @@ public final class SteadyBenchmark {
         String line = stack.reconcile().line();
         recs.add(regime + ": " + line);
         System.out.println("reconciliation with the demo web's ground truth: " + line);
+        String notCounted = stack.notCounted();
+        if (!notCounted.isEmpty()) {
+          System.out.println("  " + notCounted);
+        }
         String lost = stack.lostBreakdown();
         if (!lost.isEmpty()) {
           System.out.println("  " + lost);
