@@ -2,6 +2,7 @@ package io.freshet.stack.launcher;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * Every setting of the local stack, from {@code FRESHET_*} environment variables with defaults.
@@ -63,6 +64,31 @@ public record StackSettings(
         Integer.parseInt(env.getOrDefault("FRESHET_DEMO_SOURCES", "1000")),
         Double.parseDouble(env.getOrDefault("FRESHET_DEMO_SCALE", "1440")),
         Long.parseLong(env.getOrDefault("FRESHET_MIN_FREE_DISK_MB", "2048")));
+  }
+
+  /**
+   * A stack whose ten ports are each taken from {@code port}, in record order, with no floor on
+   * free disk space: tests' and benchmarks' stacks, which must never take {@code ./freshet up}'s
+   * ports.
+   */
+  public static StackSettings onPorts(
+      Path projectDir, Path home, IntSupplier port, int demoSources, double demoScale) {
+    return new StackSettings(
+        projectDir,
+        home,
+        port.getAsInt(),
+        port.getAsInt(),
+        port.getAsInt(),
+        port.getAsInt(),
+        port.getAsInt(),
+        port.getAsInt(),
+        port.getAsInt(),
+        port.getAsInt(),
+        port.getAsInt(),
+        port.getAsInt(),
+        demoSources,
+        demoScale,
+        0);
   }
 
   private static int port(Map<String, String> env, String name, int fallback) {

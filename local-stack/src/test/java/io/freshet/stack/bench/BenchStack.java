@@ -1,6 +1,7 @@
 package io.freshet.stack.bench;
 
 import io.freshet.schemas.registry.SchemaRegistrar;
+import io.freshet.stack.FreePorts;
 import io.freshet.stack.demoweb.Catalog;
 import io.freshet.stack.demoweb.DemoSource;
 import io.freshet.stack.demoweb.DemoWeb;
@@ -11,8 +12,6 @@ import io.freshet.stack.launcher.Infrastructure;
 import io.freshet.stack.launcher.Services;
 import io.freshet.stack.launcher.StackSettings;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -77,27 +76,11 @@ final class BenchStack implements AutoCloseable {
         Files.createDirectories(
             Path.of("target/bench-stack-" + ProcessHandle.current().pid() + "-" + System.nanoTime())
                 .toAbsolutePath());
-    settings =
-        new StackSettings(
-            projectDir,
-            home,
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            sources,
-            webScale,
-            0);
+    settings = StackSettings.onPorts(projectDir, home, FreePorts::next, sources, webScale);
     String java = ProcessHandle.current().info().command().orElse("java");
     infra = new Infrastructure(settings, java);
     postgresConfig.forEach(infra::withPostgresConfig);
-    services = new Services(settings, java).withManagementPorts(p -> freePort());
+    services = new Services(settings, java).withManagementPorts(p -> FreePorts.next());
     DemoWeb w = null;
     DemoWeb t = null;
     String tok = null;
@@ -298,14 +281,6 @@ final class BenchStack implements AutoCloseable {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       System.err.println("could not delete " + settings.home() + ": " + e.getMessage());
-    }
-  }
-
-  static int freePort() {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

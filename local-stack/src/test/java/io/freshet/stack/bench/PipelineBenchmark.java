@@ -1,6 +1,7 @@
 package io.freshet.stack.bench;
 
 import io.freshet.schemas.registry.SchemaRegistrar;
+import io.freshet.stack.FreePorts;
 import io.freshet.stack.PlainAvroDecoder;
 import io.freshet.stack.demoweb.Catalog;
 import io.freshet.stack.demoweb.DemoSource;
@@ -12,7 +13,6 @@ import io.freshet.stack.launcher.ManagedProcess;
 import io.freshet.stack.launcher.Services;
 import io.freshet.stack.launcher.StackSettings;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -189,23 +189,7 @@ public final class PipelineBenchmark {
     Path home =
         Files.createDirectories(
             Path.of("target/bench-stack-" + ProcessHandle.current().pid()).toAbsolutePath());
-    settings =
-        new StackSettings(
-            projectDir,
-            home,
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            o.sources(),
-            1440,
-            0);
+    settings = StackSettings.onPorts(projectDir, home, FreePorts::next, o.sources(), 1440);
     Runtime.getRuntime().addShutdownHook(new Thread(this::close));
     System.out.printf(
         "pipeline benchmark: %d demo sources (well-behaved) on %d hosts, %d rounds (trigger: %s),"
@@ -951,12 +935,6 @@ public final class PipelineBenchmark {
       }
     } catch (IOException e) {
       System.err.println("could not keep the logs of " + settings.home() + ": " + e);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

@@ -45,10 +45,7 @@ record FaultRound(Instant start, long servedBefore, int sources) {
    */
   static FaultRound startAndAwaitFirstNewVersionServed(StackFixture stack) throws Exception {
     Map<String, String> itemSources = stack.itemSources();
-    Awaitility.await("new versions published for a round")
-        .atMost(Duration.ofMinutes(3))
-        .pollInterval(Duration.ofMillis(500))
-        .until(() -> unservedVisible(stack, itemSources.values()) >= NEW_VERSIONS);
+    awaitNewVersions(stack, itemSources.values());
     long servedBefore = stack.servedTotal();
     Instant start = stack.fetchNow(itemSources.keySet());
     Awaitility.await("the round's first new version served")
@@ -56,6 +53,14 @@ record FaultRound(Instant start, long servedBefore, int sources) {
         .pollInterval(Duration.ofMillis(5))
         .until(() -> stack.servedTotal() > servedBefore);
     return new FaultRound(start, servedBefore, itemSources.size());
+  }
+
+  /** Waits until the given sources show {@link #NEW_VERSIONS} versions no fetch has served. */
+  static void awaitNewVersions(StackFixture stack, Collection<String> demoIds) {
+    Awaitility.await("new versions published for a round")
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> unservedVisible(stack, demoIds) >= NEW_VERSIONS);
   }
 
   /** Versions the demo web has served that the content store does not hold (yet). */

@@ -2,6 +2,7 @@ package io.freshet.stack.e2e;
 
 import io.freshet.schemas.serde.RegistrySettings;
 import io.freshet.schemas.topic.FreshetTopics;
+import io.freshet.stack.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -39,7 +40,7 @@ final class FaultTools {
 
   /** Starts another instance of {@code module} on a free port and waits for its readiness. */
   static Instance startInstance(StackFixture stack, String module) throws IOException {
-    int port = freePort();
+    int port = FreePorts.next();
     return new Instance(stack.services.startInstance(module, port), port);
   }
 
@@ -198,9 +199,5 @@ final class FaultTools {
       rs.next();
       return rs.getLong(1);
     }
-  }
-
-  static int freePort() throws IOException {
-    return StackFixture.freePort();
   }
 }

@@ -40,7 +40,7 @@ class PipelineReconciliationIT {
   @Test
   void everyServedItemVersionIsStoredExactlyOnceAndSeenByAPlainAvroSubscriber() throws Exception {
     for (int round = 1; round <= 2; round++) {
-      Thread.sleep(5_000); // 5 s = 12 trace hours at 8640x: new items and page versions
+      FaultRound.awaitNewVersions(stack, stack.itemSources().values());
       Instant roundStart = stack.fetchNowAll();
       stack.awaitEveryOutcomeAfter(roundStart, SOURCES);
     }

@@ -3,6 +3,7 @@ package io.freshet.stack.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.schemas.registry.SchemaRegistrar;
+import io.freshet.stack.FreePorts;
 import io.freshet.stack.PlainAvroDecoder;
 import io.freshet.stack.demoweb.DemoSource;
 import io.freshet.stack.demoweb.DemoWeb;
@@ -13,7 +14,6 @@ import io.freshet.stack.launcher.KafkaCluster;
 import io.freshet.stack.launcher.Services;
 import io.freshet.stack.launcher.StackSettings;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -161,22 +161,7 @@ final class StackFixture implements AutoCloseable {
             Path.of("target/it-stack-" + ProcessHandle.current().pid() + "-" + name)
                 .toAbsolutePath());
     StackSettings settings =
-        new StackSettings(
-            projectDir,
-            home,
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            freePort(),
-            sources,
-            1440,
-            0);
+        StackSettings.onPorts(projectDir, home, FreePorts::next, sources, 1440);
     String java = ProcessHandle.current().info().command().orElse("java");
     // One copy of PostgreSQL's binaries for every stack of this JVM, kept when a stack's home is
     // deleted: zonky reuses the first copy it unpacked, and a stack still running would lose it.
@@ -187,7 +172,7 @@ final class StackFixture implements AutoCloseable {
       List<KafkaCluster.NodePorts> nodes = new ArrayList<>();
       nodes.add(new KafkaCluster.NodePorts(1, settings.kafkaPort(), settings.controllerPort()));
       for (int id = 2; id <= kafkaNodes; id++) {
-        nodes.add(new KafkaCluster.NodePorts(id, freePort(), freePort()));
+        nodes.add(new KafkaCluster.NodePorts(id, FreePorts.next(), FreePorts.next()));
       }
       infra.withKafkaCluster(nodes);
     }
@@ -205,16 +190,7 @@ final class StackFixture implements AutoCloseable {
           }
         }
       }
-      services =
-          new Services(settings, java)
-              .withManagementPorts(
-                  p -> {
-                    try {
-                      return freePort();
-                    } catch (IOException e) {
-                      throw new java.io.UncheckedIOException(e);
-                    }
-                  });
+      services = new Services(settings, java).withManagementPorts(p -> FreePorts.next());
       // Every source's first fetch at once (these tests wait for them), not spread over the
       // scheduler's import-spread as a bulk import in production is; and due times exactly as the
       // cadence rules give them (CadenceEndToEndIT checks them to the millisecond) — the jitter on
@@ -468,32 +444,5 @@ final class StackFixture implements AutoCloseable {
 
   Connection connect() throws SQLException {
     return DriverManager.getConnection(settings.jdbcUrl("freshet"), "postgres", "postgres");
-  }
-
-  /** Ports handed out in this JVM, never handed out twice. */
-  private static final Set<Integer> PORTS_GIVEN =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-  /**
-   * A port free now, below Linux's ephemeral range (32768-60999): a port from that range, picked
-   * here and bound only later by a child process, can meanwhile become the local port of any
-   * outgoing connection on the machine (it did, once: a service failed to start on one). Never the
-   * same port twice in this JVM, so that stacks started side by side (failsafe runs two e2e classes
-   * at once) cannot both be handed a port that neither has bound yet.
-   */
-  static int freePort() throws IOException {
-    var random = java.util.concurrent.ThreadLocalRandom.current();
-    for (int attempt = 0; attempt < 1_000; attempt++) {
-      int port = 20_000 + random.nextInt(12_000);
-      if (!PORTS_GIVEN.add(port)) {
-        continue;
-      }
-      try (var socket = new ServerSocket(port)) {
-        return socket.getLocalPort();
-      } catch (IOException inUse) {
-        // try another
-      }
-    }
-    throw new IOException("no free port in 20000-31999");
   }
 }
