@@ -11,6 +11,7 @@ import io.freshet.cadence.config.CadenceSpec;
 import io.freshet.cadence.estimate.AgeHazard;
 import io.freshet.cadence.estimate.BurstExcitation;
 import io.freshet.cadence.estimate.ChangeShape;
+import io.freshet.cadence.estimate.ClumpSize;
 import io.freshet.cadence.estimate.HourOfWeekProfile;
 import io.freshet.cadence.estimate.KindMixture;
 import io.freshet.cadence.estimate.PopulationPrior;
@@ -115,6 +116,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   private final KindMixture.Population trustPrior = new KindMixture.Population();
   private final double[][] trustWeights;
   private final BurstExcitation.Population burstPrior = new BurstExcitation.Population();
+  private final ClumpSize[] clumpSizes;
+  private final ClumpSize.Population clumpPrior = new ClumpSize.Population();
 
   /**
    * Which per-source change models {@code adaptive_kinds} mixes ({@link KindMixture}); empty for
@@ -176,7 +179,21 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       boolean flat,
       boolean declump,
       boolean trust,
-      boolean ownBurst) {
+      boolean ownBurst,
+      boolean clump) {
+    public Variant(
+        boolean pageRhythm,
+        boolean ceiling,
+        java.util.Set<KindMixture.Kind> kinds,
+        boolean tailCeiling,
+        boolean burst,
+        boolean flat,
+        boolean declump,
+        boolean trust,
+        boolean ownBurst) {
+      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, trust, ownBurst, false);
+    }
+
     public Variant(
         boolean pageRhythm,
         boolean ceiling,
@@ -272,6 +289,16 @@ public final class EngineAdaptivePolicy implements SimPolicy {
         new Variant(false, false, java.util.Set.of(), false, true, false, false, false, true);
 
     /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
+    /**
+     * {@code adaptive_clump}: {@code adaptive} whose feed rate is compound: the rate posterior
+     * counts clumps of items (an item an hour or more after the one before starts one), times the
+     * source's mean clump size shrunk toward the population's ({@link ClumpSize}), so a source that
+     * dumps is not taken for dead in the silence between its dumps. Pages are unchanged.
+     */
+    public static final Variant CLUMP =
+        new Variant(
+            false, false, java.util.Set.of(), false, false, false, false, false, false, true);
+
     public static final Variant CEILING = new Variant(false, true, java.util.Set.of(), false);
 
     /** {@code adaptive} as it is. */
@@ -339,6 +366,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     int n = setup.trace().sources();
     this.kinds = new KindMixture[n];
     this.bursts = new BurstExcitation[n];
+    this.clumpSizes = new ClumpSize[n];
     this.trusts = new KindMixture[n];
     this.trustWeights = new double[n][];
     kindWeights = new double[n][];
@@ -377,6 +405,9 @@ public final class EngineAdaptivePolicy implements SimPolicy {
                 RateGrid.STANDARD,
                 (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
         rateNow[s] = this.prior.mean();
+        if (variant.clump() && setup.mode() == ObserveMode.FEED) {
+          clumpSizes[s] = new ClumpSize(MEMORY_DAYS * 24);
+        }
         if (variant.burst()) {
           bursts[s] =
               new BurstExcitation(
@@ -416,8 +447,12 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       }
       learnHazard(obs);
       learnRhythm(obs);
-      learn(obs, posteriors[s]);
-      rateNow[s] = posteriors[s].posterior(prior.weights(), scratch);
+      if (clumpSizes[s] != null) {
+        learnClumps(obs, posteriors[s], clumpSizes[s]);
+      } else {
+        learn(obs, posteriors[s]);
+      }
+      rateNow[s] = mean(s);
     }
     if (!obs.bootstrap()) {
       signals[s].observe(obs);
@@ -484,8 +519,16 @@ public final class EngineAdaptivePolicy implements SimPolicy {
         prior.accumulate(scratch);
       }
       prior.commit();
+      if (variant.clump()) {
+        for (ClumpSize c : clumpSizes) {
+          if (c != null) {
+            clumpPrior.accumulate(c);
+          }
+        }
+        clumpPrior.commit();
+      }
       for (int s = 0; s < posteriors.length; s++) {
-        rateNow[s] = posteriors[s].posterior(prior.weights(), scratch);
+        rateNow[s] = mean(s);
       }
     }
     Instant at = Instant.ofEpochSecond(now);
@@ -561,6 +604,41 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       }
     } else {
       tracker.observeItems(obs.now(), obs.visibleNew(), obs.previous());
+    }
+  }
+
+  /**
+   * The source's mean item rate: the posterior mean, times its clump size when the posterior counts
+   * clumps ({@code adaptive_clump}).
+   */
+  private double mean(int s) {
+    double m = posteriors[s].posterior(prior.weights(), scratch);
+    return clumpSizes[s] == null ? m : m * clumpSizes[s].size(clumpPrior.size());
+  }
+
+  /**
+   * {@link #learn(FetchObservation, RatePosterior)} counting clumps instead of items (the evidence
+   * of a compound-Poisson source about its clump rate), each new item also shown to the source's
+   * {@link ClumpSize}.
+   */
+  private static void learnClumps(FetchObservation obs, RatePosterior p, ClumpSize c) {
+    int listed = obs.listedCount();
+    boolean truncated = obs.bootstrap() || obs.overflowed();
+    int first = obs.bootstrap() ? 0 : obs.firstNewListed();
+    int count = 0;
+    for (int i = first; i < listed; i++) {
+      long before = i > 0 ? obs.listedTime(i - 1) : Long.MIN_VALUE;
+      boolean starts = c.observe(obs.listedTime(i), before);
+      if (starts && (!truncated || i > first)) {
+        count++;
+      }
+    }
+    if (truncated) {
+      if (listed - first >= 1) {
+        p.observeItems(obs.now(), count, obs.listedTime(first));
+      }
+    } else {
+      p.observeItems(obs.now(), count, obs.previous());
     }
   }
 

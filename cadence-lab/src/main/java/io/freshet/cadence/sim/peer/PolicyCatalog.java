@@ -48,7 +48,8 @@ public final class PolicyCatalog {
           "adaptive_flat",
           "adaptive_declump",
           "adaptive_trust",
-          "adaptive_burst_own");
+          "adaptive_burst_own",
+          "adaptive_clump");
 
   private PolicyCatalog() {}
 
@@ -75,6 +76,7 @@ public final class PolicyCatalog {
             Map.entry("adaptive_declump", EngineAdaptivePolicy.Variant.DECLUMP),
             Map.entry("adaptive_trust", EngineAdaptivePolicy.Variant.TRUST),
             Map.entry("adaptive_burst_own", EngineAdaptivePolicy.Variant.OWN_BURST),
+            Map.entry("adaptive_clump", EngineAdaptivePolicy.Variant.CLUMP),
             Map.entry("adaptive_ceiling", EngineAdaptivePolicy.Variant.CEILING),
             Map.entry("adaptive_mixture", EngineAdaptivePolicy.Variant.MIXTURE),
             Map.entry("adaptive_rhythm", EngineAdaptivePolicy.Variant.RHYTHM),
