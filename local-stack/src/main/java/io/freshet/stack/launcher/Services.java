@@ -47,11 +47,11 @@ public final class Services implements AutoCloseable {
   private java.util.function.IntUnaryOperator managementPortOf = Services::defaultManagementPort;
 
   /**
-   * The services' JVM options ({@link JvmOptions#SERVICES} unless {@link #withJvmOptions}); one
+   * The services' JVM options ({@link JvmOptions#service} unless {@link #withJvmOptions}); one
    * module's {@code FRESHET_<MODULE>_JVM_OPTIONS}, in the launcher's environment or the module's
    * own variables ({@link #withEnv(String, Map)}), replaces them for that module.
    */
-  private List<String> jvmOptions = JvmOptions.SERVICES;
+  private List<String> jvmOptions; // null: each module's default
 
   private Map<String, String> launcherEnv = System.getenv();
 
@@ -232,15 +232,16 @@ public final class Services implements AutoCloseable {
    * defaults.
    */
   List<String> jvmOptions(String module) {
+    List<String> defaults = jvmOptions != null ? jvmOptions : JvmOptions.service(module);
     String variable = JvmOptions.variable(module);
     Map<String, String> own = moduleEnv.getOrDefault(module, Map.of());
     if (own.containsKey(variable)) {
-      return JvmOptions.of(module, jvmOptions, own);
+      return JvmOptions.of(module, defaults, own);
     }
     if (extraEnv.containsKey(variable)) {
-      return JvmOptions.of(module, jvmOptions, extraEnv);
+      return JvmOptions.of(module, defaults, extraEnv);
     }
-    return JvmOptions.of(module, jvmOptions, launcherEnv);
+    return JvmOptions.of(module, defaults, launcherEnv);
   }
 
   /** Starts every built service and waits for each one's readiness. */

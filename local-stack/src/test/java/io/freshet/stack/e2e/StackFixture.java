@@ -9,6 +9,7 @@ import io.freshet.stack.demoweb.DemoWeb;
 import io.freshet.stack.demoweb.DemoWebSettings;
 import io.freshet.stack.demoweb.Reconciliation;
 import io.freshet.stack.launcher.Infrastructure;
+import io.freshet.stack.launcher.JvmOptions;
 import io.freshet.stack.launcher.KafkaCluster;
 import io.freshet.stack.launcher.Services;
 import io.freshet.stack.launcher.StackSettings;
@@ -205,8 +206,11 @@ final class StackFixture implements AutoCloseable {
           }
         }
       }
+      // C1 only, as before the launcher's default became C2 for four services: a test's services
+      // live a minute or two, mostly start-up, where C2's compiles only compete for the two cores.
       services =
           new Services(settings, java)
+              .withJvmOptions(JvmOptions.C1_ONLY)
               .withManagementPorts(
                   p -> {
                     try {

@@ -12,7 +12,9 @@ class ServicesJvmOptionsTest {
 
   @Test
   void theDefaultsUnlessOverridden() {
-    assertThat(services.jvmOptions("fetch-worker")).isEqualTo(JvmOptions.SERVICES);
+    assertThat(services.jvmOptions("fetch-worker")).containsExactly("-Xmx384m", "-XX:+UseSerialGC");
+    assertThat(services.jvmOptions("stats-aggregator"))
+        .containsExactly("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
   }
 
   @Test
@@ -21,7 +23,7 @@ class ServicesJvmOptionsTest {
         Map.of("FRESHET_FETCH_WORKER_JVM_OPTIONS", "  -Xmx256m   -XX:+UseSerialGC "));
 
     assertThat(services.jvmOptions("fetch-worker")).containsExactly("-Xmx256m", "-XX:+UseSerialGC");
-    assertThat(services.jvmOptions("content-sink")).isEqualTo(JvmOptions.SERVICES);
+    assertThat(services.jvmOptions("content-sink")).isEqualTo(JvmOptions.TIERED);
   }
 
   @Test
@@ -33,7 +35,7 @@ class ServicesJvmOptionsTest {
 
     services.replaceEnv(
         "scheduler-producer", Map.of("FRESHET_SCHEDULER_PRODUCER_JVM_OPTIONS", " "));
-    assertThat(services.jvmOptions("scheduler-producer")).isEqualTo(JvmOptions.SERVICES);
+    assertThat(services.jvmOptions("scheduler-producer")).isEqualTo(JvmOptions.TIERED);
   }
 
   @Test
