@@ -205,17 +205,15 @@ public final class Infrastructure implements AutoCloseable {
         throw new StackException("interrupted while formatting Kafka's storage");
       }
     }
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                javaCmd,
-                "-Xmx512m",
-                "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp",
-                classpath,
-                "kafka.Kafka",
-                config.toString()));
+    List<String> command = new ArrayList<>(List.of(javaCmd));
+    command.addAll(JvmOptions.of("kafka", JvmOptions.KAFKA, System.getenv()));
+    command.addAll(
+        List.of(
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+            "-cp",
+            classpath,
+            "kafka.Kafka",
+            config.toString()));
     kafka = ManagedProcess.start(s, "kafka", command, Map.of(), dir);
     kafka.awaitPort(s.kafkaPort(), Duration.ofSeconds(90));
   }
@@ -269,12 +267,10 @@ public final class Infrastructure implements AutoCloseable {
       throw new StackException(
           "the schema registry is not unpacked: run ./mvnw -q package -DskipTests -pl local-stack -am");
     }
-    List<String> command =
+    List<String> command = new ArrayList<>(List.of(javaCmd));
+    command.addAll(JvmOptions.of("registry", JvmOptions.REGISTRY, System.getenv()));
+    command.addAll(
         List.of(
-            javaCmd,
-            "-Xmx384m",
-            "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC",
             "-Dquarkus.http.host=127.0.0.1",
             "-Dquarkus.http.port=" + s.registryPort(),
             // Its management interface is fixed on at build time (enabled=false is ignored) and
@@ -291,7 +287,7 @@ public final class Infrastructure implements AutoCloseable {
             "-Dapicurio.datasource.username=postgres",
             "-Dapicurio.datasource.password=postgres",
             "-jar",
-            runner.toString());
+            runner.toString()));
     registry = ManagedProcess.start(s, "registry", command, Map.of(), runner.getParent());
     registry.awaitHttpOk(s.registryCcompatUrl() + "/subjects", Duration.ofSeconds(120));
   }

@@ -47,11 +47,13 @@ public final class Services implements AutoCloseable {
   private java.util.function.IntUnaryOperator managementPortOf = Services::defaultManagementPort;
 
   /**
-   * The services' JVM options. C1 only ({@code TieredStopAtLevel=1}): on two cores, five JVMs
-   * starting at once come up far sooner, at some cost in peak speed ({@link #withJvmOptions}).
+   * The services' JVM options ({@link JvmOptions#service} unless {@link #withJvmOptions}); one
+   * module's {@code FRESHET_<MODULE>_JVM_OPTIONS}, in the launcher's environment or the module's
+   * own variables ({@link #withEnv(String, Map)}), replaces them for that module.
    */
-  private List<String> jvmOptions =
-      List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+  private List<String> jvmOptions; // null: each module's default
+
+  private Map<String, String> launcherEnv = System.getenv();
 
   public Services(StackSettings settings, String java) {
     this.s = settings;
@@ -215,6 +217,33 @@ public final class Services implements AutoCloseable {
     return this;
   }
 
+  /**
+   * The environment whose {@code FRESHET_<MODULE>_JVM_OPTIONS} this reads (the launcher's own by
+   * default; tests give theirs).
+   */
+  Services withLauncherEnv(Map<String, String> env) {
+    launcherEnv = Map.copyOf(env);
+    return this;
+  }
+
+  /**
+   * The JVM options {@code module} starts with: its {@code FRESHET_<MODULE>_JVM_OPTIONS} from its
+   * own variables, else from the launcher's environment, else {@link #withJvmOptions} or the
+   * defaults.
+   */
+  List<String> jvmOptions(String module) {
+    List<String> defaults = jvmOptions != null ? jvmOptions : JvmOptions.service(module);
+    String variable = JvmOptions.variable(module);
+    Map<String, String> own = moduleEnv.getOrDefault(module, Map.of());
+    if (own.containsKey(variable)) {
+      return JvmOptions.of(module, defaults, own);
+    }
+    if (extraEnv.containsKey(variable)) {
+      return JvmOptions.of(module, defaults, extraEnv);
+    }
+    return JvmOptions.of(module, defaults, launcherEnv);
+  }
+
   /** Starts every built service and waits for each one's readiness. */
   public List<String> start() throws IOException {
     List<String> skipped = new ArrayList<>();
@@ -293,7 +322,8 @@ public final class Services implements AutoCloseable {
     env.putAll(moduleEnv.getOrDefault(svc.module(), Map.of()));
     List<String> command = new ArrayList<>();
     command.add(java);
-    command.addAll(jvmOptions);
+    command.addAll(jvmOptions(svc.module()));
+    env.remove(JvmOptions.variable(svc.module())); // the launcher's, not the service's
     command.addAll(List.of("-jar", jar.toString()));
     ManagedProcess p = ManagedProcess.start(s, name, command, env, s.home().resolve(name));
     running.add(p); // before waiting: a stop during the wait must stop this one too

@@ -439,7 +439,10 @@ public final class SteadyBenchmark {
       }
       stack.services.replaceEnv(e.getKey(), env);
       stack.services.stop(e.getKey(), Duration.ofSeconds(30));
+      long t0 = System.nanoTime();
       stack.services.restart(e.getKey());
+      System.out.printf(
+          "%s %s ready in %.1f s%n", e.getKey(), b ? "B" : "A", (System.nanoTime() - t0) / 1e9);
     }
     System.out.printf("%n(switched to %s; settling %d s)%n", b ? "B" : "A", o.settleSeconds());
     Thread.sleep(o.settleSeconds() * 1000L);

@@ -10,6 +10,7 @@ import io.freshet.stack.demoweb.DemoWeb;
 import io.freshet.stack.demoweb.DemoWebSettings;
 import io.freshet.stack.demoweb.Reconciliation;
 import io.freshet.stack.launcher.Infrastructure;
+import io.freshet.stack.launcher.JvmOptions;
 import io.freshet.stack.launcher.KafkaCluster;
 import io.freshet.stack.launcher.Services;
 import io.freshet.stack.launcher.StackSettings;
@@ -190,7 +191,12 @@ final class StackFixture implements AutoCloseable {
           }
         }
       }
-      services = new Services(settings, java).withManagementPorts(p -> FreePorts.next());
+      // C1 only, as before the launcher's default became C2 for four services: a test's services
+      // live a minute or two, mostly start-up, where C2's compiles only compete for the two cores.
+      services =
+          new Services(settings, java)
+              .withJvmOptions(JvmOptions.C1_ONLY)
+              .withManagementPorts(p -> FreePorts.next());
       // Every source's first fetch at once (these tests wait for them), not spread over the
       // scheduler's import-spread as a bulk import in production is; and due times exactly as the
       // cadence rules give them (CadenceEndToEndIT checks them to the millisecond) — the jitter on
