@@ -7,7 +7,6 @@ import io.freshet.schemas.avro.SourceStats;
 import io.freshet.schemas.serde.PoisonRecordException;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -28,8 +27,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * replays) change nothing and the source is not rescheduled; within a poll, a source's records
  * count in order, each against the stats the one before left, so its last record of the newest
  * {@code updated_at} is the one stored. A source with a fetch in flight keeps its due time (the
- * outcome will schedule it); a pending fetch-now keeps it due now. A due time equal to the stored
- * one is not written again (the stats alone are a HOT update of the row, ADR 0018).
+ * outcome will schedule it); a pending fetch-now keeps it due now.
  */
 @Component
 public class StatsApplier {
@@ -99,11 +97,7 @@ public class StatsApplier {
           Map<UUID, Instant> dues = new LinkedHashMap<>();
           for (ScheduleRow row : schedule.storeStats(List.copyOf(latest.values()))) {
             if (row.leaseUntil() == null || !row.leaseUntil().isAfter(now)) {
-              Instant due = row.manualRequested() ? now : nextDue.recompute(row, now);
-              // the stored due time already (to the column's microsecond): no new row version
-              if (!due.truncatedTo(ChronoUnit.MICROS).equals(row.nextDueAt())) {
-                dues.put(row.id(), due);
-              }
+              dues.put(row.id(), row.manualRequested() ? now : nextDue.recompute(row, now));
             }
           }
           schedule.setNextDue(dues, now);

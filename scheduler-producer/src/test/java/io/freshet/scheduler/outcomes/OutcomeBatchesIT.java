@@ -37,7 +37,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A poll of outcomes or stats applied at once: several records of one source in one poll are
@@ -56,7 +55,6 @@ class OutcomeBatchesIT extends SchedulerItSupport {
   @Autowired StatsApplier stats;
   @Autowired MeterRegistry meters;
   @Autowired KafkaListenerEndpointRegistry listeners;
-  @Autowired TransactionTemplate tx;
 
   @Value("${spring.kafka.consumer.group-id}")
   String group;
@@ -189,44 +187,6 @@ class OutcomeBatchesIT extends SchedulerItSupport {
         .extracting(Verdict::result)
         .containsExactly(false);
     assertThat(column(a, "avg_signal_yield", Double.class)).isEqualTo(3.0);
-  }
-
-  @Test
-  void statsThatLeaveTheDueTimeAsItIsAreOneHotUpdateOfTheRow() {
-    UUID a = source().config(HOURLY).cursor(OLD_CURSOR).insert();
-    Instant t = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-    stats.applyAll(List.of(stats(a, t, 1.0)));
-    Instant due = instantColumn(a, "next_due_at");
-    assertThat(due).isEqualTo(Instant.parse("2026-11-20T11:00:00Z"));
-
-    // newer stats, same due time: the stats are written, the due time is not written again, and
-    // with the table's fillfactor (V11) the one update is HOT (no new index entries)
-    // (the connection's counts not yet flushed to pg_stat_user_tables are in the view too: the
-    // difference across the transaction is its own)
-    long[] updates =
-        tx.execute(
-            status -> {
-              long[] before = updatesOfSources();
-              stats.applyAll(List.of(stats(a, t.plusSeconds(1), 2.0)));
-              long[] after = updatesOfSources();
-              return new long[] {after[0] - before[0], after[1] - before[1]};
-            });
-    assertThat(column(a, "avg_signal_yield", Double.class)).isEqualTo(2.0);
-    assertThat(instantColumn(a, "next_due_at")).isEqualTo(due);
-    assertThat(updates).as("updates, HOT updates").containsExactly(1L, 1L);
-  }
-
-  /** This connection's updates and HOT updates of scheduler.sources not yet flushed. */
-  private long[] updatesOfSources() {
-    Map<String, Object> r =
-        jdbc.sql(
-                "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables"
-                    + " WHERE schemaname = 'scheduler' AND relname = 'sources'")
-            .query()
-            .singleRow();
-    return new long[] {
-      ((Number) r.get("n_tup_upd")).longValue(), ((Number) r.get("n_tup_hot_upd")).longValue()
-    };
   }
 
   @Test
