@@ -27,10 +27,16 @@ public record SinkProperties(
    * @param defaultRetention how long content is kept when its event carries no retention
    * @param listenerConcurrency consumers per listener in this instance, each with its own
    *     partitions and its own batches (more than the topic's partitions stay idle)
+   * @param keepAliveGranularity the most a 304's keep-alive may round a version's expiry up by (and
+   *     let its {@code last_seen_at} lag): a 304 rewrites a version only when its stored expiry is
+   *     earlier than the TTL rule's or its {@code last_seen_at} lags by more than {@code g =
+   *     min(this, retention / 100)}, and then sets the expiry {@code g} past the rule ({@code
+   *     io.freshet.sink.ingest.KeepAlive}); 0 applies the rule exactly on every 304
    */
   public record Sink(
       @NotNull @DefaultValue("90d") Duration defaultRetention,
-      @Min(1) @Max(64) @DefaultValue("4") int listenerConcurrency) {}
+      @Min(1) @Max(64) @DefaultValue("4") int listenerConcurrency,
+      @NotNull @DefaultValue("1h") Duration keepAliveGranularity) {}
 
   /**
    * @param enabled whether this instance runs the job on its schedule (on-demand runs always work;

@@ -1,5 +1,6 @@
 package io.freshet.sink.ingest;
 
+import io.freshet.sink.config.SinkProperties;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -194,10 +196,24 @@ public class ContentUpserter {
 
   private final JdbcTemplate jdbc;
   private final JsonMapper json;
+  private final KeepAlive keepAlive;
+  private final String extendUnchanged;
 
-  ContentUpserter(JdbcTemplate jdbc, JsonMapper json) {
+  @Autowired
+  ContentUpserter(JdbcTemplate jdbc, JsonMapper json, SinkProperties props) {
+    this(jdbc, json, new KeepAlive(props.sink().keepAliveGranularity()));
+  }
+
+  ContentUpserter(JdbcTemplate jdbc, JsonMapper json, KeepAlive keepAlive) {
     this.jdbc = jdbc;
     this.json = json;
+    this.keepAlive = keepAlive;
+    this.extendUnchanged = extendUnchanged(keepAlive.cap().toMillis());
+  }
+
+  /** How this instance's 304s keep versions alive. */
+  public KeepAlive keepAlive() {
+    return keepAlive;
   }
 
   /**
@@ -304,7 +320,8 @@ public class ContentUpserter {
   /**
    * The source answered "not modified" to a fetch that began at {@code startedAt}: it still lists
    * what its latest full read (the latest {@code ok} or {@code partial} fetch in the activity log
-   * that began before) listed, so those versions are extended as if listed at {@code at}.
+   * that began before) listed, so those versions are extended as if listed at {@code at} — to
+   * within {@link #keepAlive()}'s granularity: a version already fresh enough is not rewritten.
    *
    * @return rows touched
    */
@@ -316,20 +333,33 @@ public class ContentUpserter {
   public record Unchanged(String sourceId, Instant startedAt, Instant at) {}
 
   // One source's 304 at a time: a version is extended once per statement, so a source with two
-  // 304s in a poll (a redelivery) takes them one after another, as one statement each.
+  // 304s in a poll (a redelivery) takes them one after another, as one statement each. A row is
+  // rewritten only as KeepAlive says (%3$s is its granularity g = min(cap, retention / 100) in ms):
+  // when the rule would move its expiry, which is then set g past the rule, or when its
+  // last_seen_at lags by more than g; every other listed row keeps its row version.
   private static final String EXTEND_UNCHANGED =
       """
       UPDATE platform_content c
          SET last_seen_at = greatest(c.last_seen_at, u.at),
-             expires_at = greatest(c.expires_at, u.at + c.retention_ms * interval '1 ms')
+             expires_at = greatest(c.expires_at,
+                                   u.at + (c.retention_ms + %3$s) * interval '1 ms')
         FROM (SELECT u.source_id, %1$s AS at,
                      (SELECT max(l.started_at) FROM activity_log l
                        WHERE l.source_id = u.source_id AND l.completed
                          AND l.status IN ('ok', 'partial') AND l.started_at < %2$s) AS last_read
                 FROM unnest(?::text[], ?::int8[], ?::int8[]) AS u(source_id, started_us, at_us)) u
        WHERE c.source_id = u.source_id AND c.last_seen_at >= u.last_read
-      """
-          .formatted(micros("u.at_us"), micros("u.started_us"));
+         AND (c.expires_at < u.at + c.retention_ms * interval '1 ms'
+              OR c.last_seen_at + %3$s * interval '1 ms' < u.at)
+      """;
+
+  /** {@link #EXTEND_UNCHANGED} for a granularity cap of {@code capMs}. */
+  static String extendUnchanged(long capMs) {
+    return EXTEND_UNCHANGED.formatted(
+        micros("u.at_us"),
+        micros("u.started_us"),
+        "least(" + capMs + "::int8, greatest(c.retention_ms, 0) / 100)");
+  }
 
   /**
    * {@link #extendUnchangedSinceLastRead(String, Instant, Instant)} for each of a poll's 304s, in
@@ -352,7 +382,7 @@ public class ContentUpserter {
     for (List<Unchanged> round : rounds) {
       touched +=
           jdbc.update(
-              EXTEND_UNCHANGED,
+              extendUnchanged,
               ps -> {
                 ps.setObject(1, round.stream().map(Unchanged::sourceId).toArray(String[]::new));
                 ps.setObject(

@@ -418,7 +418,7 @@ public final class SinkBenchmark {
   private static void compareStatements(
       HikariDataSource ds, int n, int batch, int body, int sources) throws SQLException {
     var jdbc = new JdbcTemplate(ds);
-    var upserter = new ContentUpserter(jdbc, JsonMapper.builder().build());
+    var upserter = new ContentUpserter(jdbc, JsonMapper.builder().build(), KeepAlive.DEFAULT);
     List<ContentVersion> versions =
         events("stmt-", n, body, sources).stream()
             .map(e -> ContentVersion.of(e, Duration.ofDays(90)))

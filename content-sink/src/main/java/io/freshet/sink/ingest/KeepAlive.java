@@ -1,0 +1,61 @@
+package io.freshet.sink.ingest;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * When a 304 ("not modified") rewrites a version it keeps alive, and to what: the rule that {@link
+ * ContentUpserter}'s keep-alive statement applies row by row in SQL, written here once in plain
+ * Java (the statement's tests check the database against it).
+ *
+ * <p>The TTL rule is {@code expires_at = (the latest time the source listed the version) +
+ * retention}. A 304 lists everything the source's latest full read listed, and most fetches end in
+ * a 304, so applying the rule exactly rewrites every listed row on every 304 — a new, non-HOT row
+ * version each time ({@code expires_at} and {@code last_seen_at} are indexed). Instead a 304 at
+ * {@code at} rewrites a row only when the rule would move its expiry later than the stored one, or
+ * its {@code last_seen_at} lags {@code at} by more than the granularity {@code g = min(cap,
+ * retention / 100)}; and when it does, it pushes the expiry {@code g} past the rule, so the next
+ * 304s within {@code g} leave the row alone. Hence, for a version the source keeps listing:
+ *
+ * <ul>
+ *   <li>its expiry is never earlier than the rule's, and at most {@code g} later;
+ *   <li>its {@code last_seen_at} is at most {@code g} older than the latest 304 that listed it
+ *       (exact for full reads and arriving content, which are not coalesced).
+ * </ul>
+ *
+ * <p>A cap of zero is the exact rule (every 304 moves both columns, as before; only rows it would
+ * not change are skipped).
+ *
+ * @param cap the largest granularity ({@code freshet.sink.keep-alive-granularity}, 1 h)
+ */
+public record KeepAlive(Duration cap) {
+
+  /** The default: at most an hour, and at most 1 % of a version's retention. */
+  public static final KeepAlive DEFAULT = new KeepAlive(Duration.ofHours(1));
+
+  /** Exactly the TTL rule, every 304 rewrites what it moves. */
+  public static final KeepAlive EXACT = new KeepAlive(Duration.ZERO);
+
+  public KeepAlive {
+    if (cap.isNegative()) {
+      throw new IllegalArgumentException("keep-alive granularity must not be negative: " + cap);
+    }
+  }
+
+  /** {@code g} for a version kept {@code retentionMs}: {@code min(cap, retention / 100)}. */
+  public long granularityMs(long retentionMs) {
+    return Math.min(cap.toMillis(), Math.max(0, retentionMs) / 100);
+  }
+
+  /** Whether a 304 at {@code at} rewrites a listed version stored with these values. */
+  public boolean rewrites(Instant lastSeenAt, Instant expiresAt, long retentionMs, Instant at) {
+    return expiresAt.isBefore(at.plusMillis(retentionMs))
+        || lastSeenAt.plusMillis(granularityMs(retentionMs)).isBefore(at);
+  }
+
+  /** The expiry a rewrite by a 304 at {@code at} stores (never below the stored one). */
+  public Instant expiresAt(Instant storedExpiresAt, long retentionMs, Instant at) {
+    Instant padded = at.plusMillis(retentionMs + granularityMs(retentionMs));
+    return padded.isAfter(storedExpiresAt) ? padded : storedExpiresAt;
+  }
+}
