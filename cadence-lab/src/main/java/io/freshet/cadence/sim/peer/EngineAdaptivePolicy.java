@@ -181,82 +181,28 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       boolean trust,
       boolean ownBurst,
       boolean clump) {
-    public Variant(
-        boolean pageRhythm,
-        boolean ceiling,
-        java.util.Set<KindMixture.Kind> kinds,
-        boolean tailCeiling,
-        boolean burst,
-        boolean flat,
-        boolean declump,
-        boolean trust,
-        boolean ownBurst) {
-      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, trust, ownBurst, false);
+
+    public Variant {
+      kinds = java.util.Set.copyOf(kinds);
     }
 
-    public Variant(
-        boolean pageRhythm,
-        boolean ceiling,
-        java.util.Set<KindMixture.Kind> kinds,
-        boolean tailCeiling,
-        boolean burst,
-        boolean flat,
-        boolean declump,
-        boolean trust) {
-      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, trust, false);
-    }
-
-    public Variant(
-        boolean pageRhythm,
-        boolean ceiling,
-        java.util.Set<KindMixture.Kind> kinds,
-        boolean tailCeiling,
-        boolean burst,
-        boolean flat,
-        boolean declump) {
-      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, false);
-    }
-
-    public Variant(
-        boolean pageRhythm,
-        boolean ceiling,
-        java.util.Set<KindMixture.Kind> kinds,
-        boolean tailCeiling,
-        boolean burst,
-        boolean flat) {
-      this(pageRhythm, ceiling, kinds, tailCeiling, burst, flat, false);
-    }
-
-    public Variant(
-        boolean pageRhythm,
-        boolean ceiling,
-        java.util.Set<KindMixture.Kind> kinds,
-        boolean tailCeiling,
-        boolean burst) {
-      this(pageRhythm, ceiling, kinds, tailCeiling, burst, false, false);
-    }
-
-    public Variant(
-        boolean pageRhythm,
-        boolean ceiling,
-        java.util.Set<KindMixture.Kind> kinds,
-        boolean tailCeiling) {
-      this(pageRhythm, ceiling, kinds, tailCeiling, false);
-    }
+    /** {@code adaptive} as it is: nothing added. */
+    public static final Variant ADAPTIVE =
+        new Variant(
+            false, false, java.util.Set.of(), false, false, false, false, false, false, false);
 
     /**
      * {@code adaptive_burst}: {@code adaptive} whose rate is raised by each source's own learned
      * self-excitation after a fetch finds changes ({@link BurstExcitation}).
      */
-    public static final Variant BURST = new Variant(false, false, java.util.Set.of(), false, true);
+    public static final Variant BURST = ADAPTIVE.withBurst();
 
     /**
      * {@code adaptive_flat} (a diagnostic): {@code adaptive}'s rate estimate without its shape in
      * time — no age hazard, no rhythm: every source fetched evenly at the square-root rule's rate
      * of its posterior mean.
      */
-    public static final Variant FLAT =
-        new Variant(false, false, java.util.Set.of(), false, false, true);
+    public static final Variant FLAT = ADAPTIVE.withFlat();
 
     /**
      * {@code adaptive_declump}: {@code adaptive} whose shape in time learns from bursts, not items:
@@ -264,8 +210,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      * once as a change of the age hazard (a dump of a hundred items is one event of the rhythm and
      * of the hazard, not a hundred), while the rate estimate still counts every item.
      */
-    public static final Variant DECLUMP =
-        new Variant(false, false, java.util.Set.of(), false, false, false, true);
+    public static final Variant DECLUMP = ADAPTIVE.withDeclump();
 
     /**
      * {@code adaptive_trust}: {@code adaptive} whose shape in time (age hazard × rhythm) is trusted
@@ -275,8 +220,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      * mixture's, so a source whose changes come where the shape does not expect them is fetched
      * more evenly.
      */
-    public static final Variant TRUST =
-        new Variant(false, false, java.util.Set.of(), false, false, false, false, true);
+    public static final Variant TRUST = ADAPTIVE.withTrust();
 
     /**
      * {@code adaptive_burst_own}: {@link #BURST} whose reaction fires only on the source's own
@@ -285,53 +229,96 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      * again soon (on a population with a few dumping feeds, the population's α otherwise spends
      * reaction fetches on every source).
      */
-    public static final Variant OWN_BURST =
-        new Variant(false, false, java.util.Set.of(), false, true, false, false, false, true);
+    public static final Variant OWN_BURST = BURST.withOwnBurst();
 
-    /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
     /**
      * {@code adaptive_clump}: {@code adaptive} whose feed rate is compound: the rate posterior
      * counts clumps of items (an item an hour or more after the one before starts one), times the
      * source's mean clump size shrunk toward the population's ({@link ClumpSize}), so a source that
      * dumps is not taken for dead in the silence between its dumps. Pages are unchanged.
      */
-    public static final Variant CLUMP =
-        new Variant(
-            false, false, java.util.Set.of(), false, false, false, false, false, false, true);
+    public static final Variant CLUMP = ADAPTIVE.withClump();
 
-    public static final Variant CEILING = new Variant(false, true, java.util.Set.of(), false);
-
-    /** {@code adaptive} as it is. */
-    public static final Variant ADAPTIVE = new Variant(false, false, java.util.Set.of(), false);
+    /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
+    public static final Variant CEILING = ADAPTIVE.withCeiling();
 
     /** {@code adaptive_bounded}: {@code adaptive} with the {@link TailCeiling}. */
-    public static final Variant BOUNDED = new Variant(false, false, java.util.Set.of(), true);
+    public static final Variant BOUNDED = ADAPTIVE.withTailCeiling();
+
+    /** {@code adaptive_rhythm}: a rhythm for pages and the starvation ceiling. */
+    public static final Variant RHYTHM = ADAPTIVE.withPageRhythm().withCeiling();
 
     /**
      * {@code adaptive_mixture}: per source, the hazard, rhythm (pages too) and bursty models mixed
      * by their record on the source's own fetches, with the {@link TailCeiling}.
      */
     public static final Variant MIXTURE =
-        new Variant(
-            true,
-            false,
-            java.util.EnumSet.of(
-                KindMixture.Kind.HAZARD, KindMixture.Kind.RHYTHM, KindMixture.Kind.BURSTY),
-            true);
-
-    /** {@code adaptive_rhythm}: a rhythm for pages and the starvation ceiling. */
-    public static final Variant RHYTHM = new Variant(true, true, java.util.Set.of(), false);
+        ADAPTIVE
+            .withPageRhythm()
+            .withKinds(KindMixture.Kind.HAZARD, KindMixture.Kind.RHYTHM, KindMixture.Kind.BURSTY)
+            .withTailCeiling();
 
     /** {@code adaptive_kinds}: {@link #RHYTHM} and the hazard / bursty mixture per source. */
     public static final Variant KINDS =
-        new Variant(
-            true,
-            true,
-            java.util.EnumSet.of(KindMixture.Kind.HAZARD, KindMixture.Kind.BURSTY),
-            false);
+        RHYTHM.withKinds(KindMixture.Kind.HAZARD, KindMixture.Kind.BURSTY);
 
-    public Variant {
-      kinds = java.util.Set.copyOf(kinds);
+    Variant withPageRhythm() {
+      return new Variant(
+          true, ceiling, kinds, tailCeiling, burst, flat, declump, trust, ownBurst, clump);
+    }
+
+    Variant withCeiling() {
+      return new Variant(
+          pageRhythm, true, kinds, tailCeiling, burst, flat, declump, trust, ownBurst, clump);
+    }
+
+    Variant withKinds(KindMixture.Kind... mixed) {
+      return new Variant(
+          pageRhythm,
+          ceiling,
+          java.util.Set.of(mixed),
+          tailCeiling,
+          burst,
+          flat,
+          declump,
+          trust,
+          ownBurst,
+          clump);
+    }
+
+    Variant withTailCeiling() {
+      return new Variant(
+          pageRhythm, ceiling, kinds, true, burst, flat, declump, trust, ownBurst, clump);
+    }
+
+    Variant withBurst() {
+      return new Variant(
+          pageRhythm, ceiling, kinds, tailCeiling, true, flat, declump, trust, ownBurst, clump);
+    }
+
+    Variant withFlat() {
+      return new Variant(
+          pageRhythm, ceiling, kinds, tailCeiling, burst, true, declump, trust, ownBurst, clump);
+    }
+
+    Variant withDeclump() {
+      return new Variant(
+          pageRhythm, ceiling, kinds, tailCeiling, burst, flat, true, trust, ownBurst, clump);
+    }
+
+    Variant withTrust() {
+      return new Variant(
+          pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, true, ownBurst, clump);
+    }
+
+    Variant withOwnBurst() {
+      return new Variant(
+          pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, trust, true, clump);
+    }
+
+    Variant withClump() {
+      return new Variant(
+          pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, trust, ownBurst, true);
     }
   }
 
