@@ -61,6 +61,7 @@ final class BenchStack implements AutoCloseable {
    * @param serviceEnv variables over the launcher's, for every service
    * @param moduleEnv variables over those, by module
    * @param postgresConfig PostgreSQL server settings over the launcher's
+   * @param jvmOptions every service's JVM options instead of the launcher's (empty: the launcher's)
    */
   BenchStack(
       int sources,
@@ -69,7 +70,8 @@ final class BenchStack implements AutoCloseable {
       java.util.function.Function<DemoWebSettings, Catalog> catalog,
       Map<String, String> serviceEnv,
       Map<String, Map<String, String>> moduleEnv,
-      Map<String, String> postgresConfig)
+      Map<String, String> postgresConfig,
+      List<String> jvmOptions)
       throws Exception {
     Path projectDir = Path.of("..").toAbsolutePath().normalize();
     Path home =
@@ -81,6 +83,9 @@ final class BenchStack implements AutoCloseable {
     infra = new Infrastructure(settings, java);
     postgresConfig.forEach(infra::withPostgresConfig);
     services = new Services(settings, java).withManagementPorts(p -> FreePorts.next());
+    if (!jvmOptions.isEmpty()) {
+      services.withJvmOptions(jvmOptions);
+    }
     DemoWeb w = null;
     DemoWeb t = null;
     String tok = null;
@@ -125,22 +130,16 @@ final class BenchStack implements AutoCloseable {
 
   /**
    * Creates the tenant and imports every demo source with {@code config} merged into each line
-   * (e.g. a cadence), then maps the scheduler's ids to the demo sources.
+   * (e.g. a cadence; empty: the lines as the demo web lists them), then maps the scheduler's ids to
+   * the demo sources.
    */
   void importSources(ObjectNode config) throws Exception {
     post("/tenants", "application/json", "{\"id\":\"" + TENANT + "\",\"tier\":\"pro\"}");
-    StringBuilder ndjson = new StringBuilder();
-    for (String line : web.sourcesNdjson().split("\n")) {
-      if (line.isBlank()) {
-        continue;
-      }
-      ObjectNode node = (ObjectNode) PipelineBenchmark.JSON.readTree(line);
-      JsonNode existing = node.get("config");
-      ObjectNode merged = existing == null ? node.putObject("config") : (ObjectNode) existing;
-      merged.setAll(config);
-      ndjson.append(PipelineBenchmark.JSON.writeValueAsString(node)).append('\n');
-    }
-    post("/sources/import/ndjson?tenant_id=" + TENANT, "application/x-ndjson", ndjson.toString());
+    String lines = web.sourcesNdjson();
+    post(
+        "/sources/import/ndjson?tenant_id=" + TENANT,
+        "application/x-ndjson",
+        config.isEmpty() ? lines : withConfig(lines, config));
     Map<String, DemoSource> byUrl = new HashMap<>();
     for (DemoSource s : web.catalog().sources()) {
       byUrl.put(web.url(s), s);
@@ -152,6 +151,22 @@ final class BenchStack implements AutoCloseable {
         demoBySourceId.put(rs.getString(1), byUrl.get(rs.getString(2)));
       }
     }
+  }
+
+  /** Every NDJSON line with {@code config} merged into its {@code config} object. */
+  private static String withConfig(String ndjson, ObjectNode config) {
+    StringBuilder out = new StringBuilder();
+    for (String line : ndjson.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      ObjectNode node = (ObjectNode) PipelineBenchmark.JSON.readTree(line);
+      JsonNode existing = node.get("config");
+      ObjectNode merged = existing == null ? node.putObject("config") : (ObjectNode) existing;
+      merged.setAll(config);
+      out.append(PipelineBenchmark.JSON.writeValueAsString(node)).append('\n');
+    }
+    return out.toString();
   }
 
   /** A service module's public port; null for a process that is not one of the services. */

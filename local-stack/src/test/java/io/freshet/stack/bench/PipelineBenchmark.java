@@ -1,17 +1,10 @@
 package io.freshet.stack.bench;
 
-import io.freshet.schemas.registry.SchemaRegistrar;
-import io.freshet.stack.FreePorts;
 import io.freshet.stack.PlainAvroDecoder;
 import io.freshet.stack.demoweb.Catalog;
 import io.freshet.stack.demoweb.DemoSource;
-import io.freshet.stack.demoweb.DemoWeb;
-import io.freshet.stack.demoweb.DemoWebSettings;
-import io.freshet.stack.demoweb.Reconciliation;
 import io.freshet.stack.launcher.Infrastructure;
-import io.freshet.stack.launcher.ManagedProcess;
 import io.freshet.stack.launcher.Services;
-import io.freshet.stack.launcher.StackSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,16 +12,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -82,7 +71,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class PipelineBenchmark {
 
   static final JsonMapper JSON = JsonMapper.builder().build();
-  static final String TENANT = "demo";
   static final String REQUESTED = "freshet.fetch.requested.v1";
   static final String CONTENT = "freshet.content.fetched.v1";
   static final String COMPLETED = "freshet.fetch.completed.v1";
@@ -166,31 +154,17 @@ public final class PipelineBenchmark {
   }
 
   private final Options o;
-  private StackSettings settings;
-  private Infrastructure infra;
-  private Services services;
-  private DemoWeb web;
-  private DemoWeb twin;
-  private String token;
+  private BenchStack stack;
+  private ProcessFigures figures;
   private TopicWatcher watcher;
-  private final HttpClient api = HttpClient.newHttpClient();
   private PlainAvroDecoder avro;
   private final AtomicBoolean closed = new AtomicBoolean();
-
-  /** Scheduler source id → demo source. */
-  private final Map<String, DemoSource> demoBySourceId = new HashMap<>();
 
   PipelineBenchmark(Options o) {
     this.o = o;
   }
 
   void run() throws Exception {
-    Path projectDir = Path.of("..").toAbsolutePath().normalize();
-    Path home =
-        Files.createDirectories(
-            Path.of("target/bench-stack-" + ProcessHandle.current().pid()).toAbsolutePath());
-    settings = StackSettings.onPorts(projectDir, home, FreePorts::next, o.sources(), 1440);
-    Runtime.getRuntime().addShutdownHook(new Thread(this::close));
     System.out.printf(
         "pipeline benchmark: %d demo sources (well-behaved) on %d hosts, %d rounds (trigger: %s),"
             + " bare loop concurrency %d x %d passes, %d s between rounds; %d cores%n",
@@ -210,47 +184,25 @@ public final class PipelineBenchmark {
     }
     System.out.println("load at start: " + load());
     long t0 = System.nanoTime();
-    String java = ProcessHandle.current().info().command().orElse("java");
-    infra = new Infrastructure(settings, java);
-    infra.start();
-    new SchemaRegistrar(settings.registryCcompatUrl()).registerAll();
-    services = new Services(settings, java);
     // round 0 measures every source's first fetch right after the import: not spread out
-    services.withEnv(Map.of("FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s"));
-    o.env().forEach(services::withEnv);
-    if (!o.jvm().isEmpty()) {
-      services.withJvmOptions(o.jvm());
-    }
-    List<String> skipped = services.start();
-    if (!skipped.isEmpty()) {
-      throw new IllegalStateException("services not built: " + skipped);
-    }
-    token = services.apiToken();
-    DemoWebSettings webSettings =
-        new DemoWebSettings(
-                "0.0.0.0",
-                settings.demoWebPort(),
-                o.sources(),
-                o.hosts(),
-                20,
-                1440,
-                DemoWebSettings.defaults().traceStart(),
-                Instant.now(),
-                false,
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(2))
-            .withMisbehaving(false);
-    Catalog catalog = Catalog.fromBundledTraces(webSettings);
-    web = DemoWeb.start(webSettings, catalog, Clock.systemUTC());
-    twin = DemoWeb.start(webSettings.withPort(0), catalog, Clock.systemUTC());
-    avro = new PlainAvroDecoder(settings.registryCcompatUrl());
-    watcher = new TopicWatcher(settings.bootstrapServers());
+    stack =
+        new BenchStack(
+            o.sources(),
+            o.hosts(),
+            1440,
+            Catalog::fromBundledTraces,
+            Map.of("FRESHET_SCHEDULER_WEB_IMPORT_SPREAD", "0s"),
+            o.env(),
+            Map.of(),
+            o.jvm());
+    figures = new ProcessFigures(stack);
+    avro = new PlainAvroDecoder(stack.settings.registryCcompatUrl());
+    watcher = new TopicWatcher(stack.settings.bootstrapServers());
     watcher.start();
     System.out.printf(
         "stack up in %.1f s (broker, PostgreSQL, registry, 4 services; demo web in this JVM)%n",
         (System.nanoTime() - t0) / 1e9);
 
-    post("/tenants", "application/json", "{\"id\":\"" + TENANT + "\",\"tier\":\"pro\"}");
     bareLoop(o.barePasses()); // warm-up of the client, the server and this JVM
     List<RoundResult> results = new ArrayList<>();
     for (int r = 0; r <= o.rounds(); r++) {
@@ -260,8 +212,12 @@ public final class PipelineBenchmark {
       results.add(round(r));
     }
     summary(results);
-    Reconciliation rec = Reconciliation.of(web.truth().servedCountBySource(), storedByDemoId());
-    System.out.println("reconciliation with the demo web's ground truth: " + rec.line());
+    System.out.println(
+        "reconciliation with the demo web's ground truth: " + stack.reconcile().line());
+    String notCounted = stack.notCounted();
+    if (!notCounted.isEmpty()) {
+      System.out.println("  " + notCounted);
+    }
     System.out.println("load at end: " + load());
   }
 
@@ -290,11 +246,10 @@ public final class PipelineBenchmark {
     String kind;
     if (r == 0) {
       kind = "first fetches after import (every item new)";
-      post(
-          "/sources/import/ndjson?tenant_id=" + TENANT,
-          "application/x-ndjson",
-          web.sourcesNdjson());
-      mapSourceIds();
+      stack.importSources(JSON.createObjectNode());
+      if (stack.demoBySourceId.size() != o.sources()) {
+        throw new IllegalStateException(stack.demoBySourceId.size() + " sources imported");
+      }
     } else if (o.apiTrigger()) {
       kind = "fetch-now of every source (API calls)";
       fetchNowAll();
@@ -463,8 +418,8 @@ public final class PipelineBenchmark {
   /** GETs of every source's document from the twin, {@code passes} times; fetches/s. */
   private double bareLoop(int passes) throws Exception {
     List<URI> uris = new ArrayList<>();
-    for (DemoSource s : twin.catalog().sources()) {
-      uris.add(URI.create(twin.url(s)));
+    for (DemoSource s : stack.twin.catalog().sources()) {
+      uris.add(URI.create(stack.twin.url(s)));
     }
     int n = uris.size() * passes;
     var client =
@@ -616,7 +571,7 @@ public final class PipelineBenchmark {
     /** A source's outcome is applied once its epoch moved on and its lease is released. */
     private void sampleApplied() throws SQLException {
       long now = System.currentTimeMillis();
-      try (Connection c = connect();
+      try (Connection c = stack.connect();
           Statement st = c.createStatement();
           ResultSet rs =
               st.executeQuery(
@@ -650,7 +605,7 @@ public final class PipelineBenchmark {
       }
       if (!pending.isEmpty()) {
         long now = System.currentTimeMillis();
-        try (Connection c = connect();
+        try (Connection c = stack.connect();
             PreparedStatement st =
                 c.prepareStatement(
                     "SELECT request_id, items_arrived FROM content.activity_log"
@@ -747,26 +702,9 @@ public final class PipelineBenchmark {
 
   // ---------------------------------------------------------------- the scheduler and the store
 
-  private void mapSourceIds() throws SQLException {
-    Map<String, DemoSource> byUrl = new HashMap<>();
-    for (DemoSource s : web.catalog().sources()) {
-      byUrl.put(web.url(s), s);
-    }
-    try (Connection c = connect();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT id::text, url FROM scheduler.sources")) {
-      while (rs.next()) {
-        demoBySourceId.put(rs.getString(1), byUrl.get(rs.getString(2)));
-      }
-    }
-    if (demoBySourceId.size() != o.sources()) {
-      throw new IllegalStateException(demoBySourceId.size() + " sources imported");
-    }
-  }
-
   private Map<String, Long> epochs() throws SQLException {
     Map<String, Long> out = new HashMap<>();
-    try (Connection c = connect();
+    try (Connection c = stack.connect();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT id::text, epoch FROM scheduler.sources")) {
       while (rs.next()) {
@@ -780,12 +718,12 @@ public final class PipelineBenchmark {
   private void fetchNowAll() throws Exception {
     Semaphore permits = new Semaphore(16);
     try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
-      for (String id : demoBySourceId.keySet()) {
+      for (String id : stack.demoBySourceId.keySet()) {
         permits.acquire();
         pool.submit(
             () -> {
               try {
-                post("/sources/" + id + "/fetch", "application/json", "");
+                stack.post("/sources/" + id + "/fetch", "application/json", "");
               } finally {
                 permits.release();
               }
@@ -801,7 +739,7 @@ public final class PipelineBenchmark {
    * source in one statement, so that 1,000 API calls do not pace the round.
    */
   private void fetchNowAllAtOnce() throws SQLException {
-    try (Connection c = connect();
+    try (Connection c = stack.connect();
         Statement st = c.createStatement()) {
       int n =
           st.executeUpdate(
@@ -813,40 +751,6 @@ public final class PipelineBenchmark {
         throw new IllegalStateException(n + " sources made due");
       }
     }
-  }
-
-  private Map<String, Integer> storedByDemoId() throws SQLException {
-    Map<String, Integer> out = new HashMap<>();
-    try (Connection c = connect();
-        Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                "SELECT source_id, count(*) FROM content.platform_content GROUP BY source_id")) {
-      while (rs.next()) {
-        DemoSource s = demoBySourceId.get(rs.getString(1));
-        out.put(s == null ? "unknown:" + rs.getString(1) : s.id(), rs.getInt(2));
-      }
-    }
-    return out;
-  }
-
-  private String post(String path, String type, String body) throws Exception {
-    var r =
-        api.send(
-            HttpRequest.newBuilder(URI.create(settings.schedulerUrl() + path))
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", type)
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() / 100 != 2) {
-      throw new IllegalStateException(path + ": " + r.statusCode() + " " + r.body());
-    }
-    return r.body();
-  }
-
-  private Connection connect() throws SQLException {
-    return DriverManager.getConnection(settings.jdbcUrl("freshet"), "postgres", "postgres");
   }
 
   // ---------------------------------------------------------------- machine figures
@@ -863,35 +767,9 @@ public final class PipelineBenchmark {
 
   /** CPU seconds so far of every process of the stack, by part; this JVM as "bench + demo web". */
   private Map<String, Double> cpu() {
-    Map<Long, String> names = new HashMap<>();
-    for (ManagedProcess p : services.running()) {
-      names.put(p.pid(), p.name());
-    }
-    names.put(infra.kafka().pid(), "kafka");
     Map<String, Double> out = new TreeMap<>();
-    out.put("bench + demo web", seconds(ProcessHandle.current()));
-    ProcessHandle.current()
-        .descendants()
-        .forEach(
-            h -> {
-              String name = names.get(h.pid());
-              if (name == null) {
-                String cmd = h.info().command().orElse("");
-                String line = h.info().commandLine().orElse(cmd);
-                name =
-                    cmd.contains("postgres")
-                        ? "postgresql"
-                        : line.contains("quarkus") || line.contains("apicurio")
-                            ? "registry"
-                            : "other";
-              }
-              out.merge(name, seconds(h), Double::sum);
-            });
+    figures.sample().cpuMs().forEach((part, ms) -> out.put(part, ms / 1000));
     return out;
-  }
-
-  private static double seconds(ProcessHandle h) {
-    return h.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -903,38 +781,8 @@ public final class PipelineBenchmark {
     if (watcher != null) {
       watcher.shutdown();
     }
-    if (twin != null) {
-      twin.close();
-    }
-    if (web != null) {
-      web.close();
-    }
-    if (services != null) {
-      services.close();
-    }
-    if (infra != null) {
-      infra.close();
-    }
-    if (settings != null) {
-      keepLogs();
-      try (var paths = Files.walk(settings.home())) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      } catch (IOException e) {
-        System.err.println("could not delete " + settings.home() + ": " + e.getMessage());
-      }
-    }
-  }
-
-  /** Every process's log, kept in {@code target/bench-logs/} for a look at a slow stage. */
-  private void keepLogs() {
-    Path to = Path.of("target/bench-logs").resolve(settings.home().getFileName());
-    try (var logs = Files.list(settings.logs())) {
-      Files.createDirectories(to);
-      for (Path log : logs.toList()) {
-        Files.copy(log, to.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-      }
-    } catch (IOException e) {
-      System.err.println("could not keep the logs of " + settings.home() + ": " + e);
+    if (stack != null) {
+      stack.close();
     }
   }
 }

@@ -249,7 +249,8 @@ public final class SteadyBenchmark {
             ws -> fresh ? BusyCatalog.build(ws, step, horizon) : Catalog.fromBundledTraces(ws),
             env,
             o.moduleEnv(),
-            pgConfig)) {
+            pgConfig,
+            List.of())) {
       ProcessFigures figures = new ProcessFigures(stack);
       if (o.pgStatements()) {
         PgFigures.createExtension(stack);
