@@ -188,17 +188,27 @@ public final class Catalog {
     return out;
   }
 
-  /** The slots in order, the k-th on host {@code 1 + k % hosts} with that host's behaviour. */
+  /**
+   * The slots in order, the k-th on host {@code 1 + k % hosts} with that host's behaviour; when
+   * {@code settings.sources()} asks for more than the traces hold, the slots again as copies (id
+   * suffix {@code -copy2}, {@code -copy3}, …: same kind and timeline, a source of their own) until
+   * there are that many. Copies are for load (a benchmark that must offer more sources than the
+   * bundled traces have); every one is fetched, counted and reconciled as any other source.
+   */
   private static Catalog realise(List<Slot> slots, DemoWebSettings settings) {
     Map<String, DemoSource> out = new LinkedHashMap<>();
-    int k = 0;
-    for (Slot slot : slots) {
-      out.put(
-          slot.id(), source(slot.id(), slot.kind(), slot.traceId(), slot.events(), k, settings));
-      k++;
+    int wanted = Math.max(settings.sources(), slots.size());
+    for (int k = 0; k < wanted && !slots.isEmpty(); k++) {
+      Slot slot = slots.get(k % slots.size());
+      int copy = k / slots.size() + 1;
+      String id = copy == 1 ? slot.id() : slot.id() + COPY_SUFFIX + copy;
+      out.put(id, source(id, slot.kind(), slot.traceId(), slot.events(), k, settings));
     }
     return new Catalog(out);
   }
+
+  /** Between a source's id and its copy number, for sources beyond what the traces hold. */
+  static final String COPY_SUFFIX = "-copy";
 
   /**
    * Trace indices ordered by how many events fall in the first {@link #LIVELY_WINDOW} of the

@@ -12,7 +12,9 @@ import java.util.Objects;
  * @param bindAddress where it listens; every 127.x.y.z address reaches it when this is 0.0.0.0
  *     (requests from other than loopback are refused whatever this is)
  * @param port TCP port (0 = any free one)
- * @param sources how many demo sources (at most 575 from feed traces + 921 pages)
+ * @param sources how many demo sources (1–{@value #MAX_SOURCES}): 575 from feed traces + 921 pages
+ *     (+ the complete-history traces' share) are distinct; beyond what the traces hold, the catalog
+ *     repeats them as copies (a source of their own each, for load)
  * @param hosts how many loopback host addresses the sources are spread over (≤ 64,516)
  * @param window how many of the latest items a feed, calendar or API lists
  * @param scale trace seconds per wall second (1440 = a trace day per wall minute)
@@ -43,6 +45,9 @@ public record DemoWebSettings(
     Duration rateLimitGap,
     double historyShare) {
 
+  /** The most demo sources a catalog holds (copies of the traces' beyond 1,496). */
+  public static final int MAX_SOURCES = 100_000;
+
   /** The share of complete-history sources in the demo web the local stack runs. */
   public static final double LIVE_HISTORY_SHARE = 0.15;
 
@@ -52,7 +57,9 @@ public record DemoWebSettings(
     Objects.requireNonNull(slowDelay, "slowDelay");
     Objects.requireNonNull(rateLimitGap, "rateLimitGap");
     require(port >= 0 && port <= 65_535, "port must be 0-65535, got " + port);
-    require(sources >= 1 && sources <= 1_496, "sources must be 1-1496, got " + sources);
+    require(
+        sources >= 1 && sources <= MAX_SOURCES,
+        "sources must be 1-" + MAX_SOURCES + ", got " + sources);
     require(hosts >= 1 && hosts <= 254 * 254, "hosts must be 1-64516, got " + hosts);
     require(window >= 1 && window <= 1_000, "window must be 1-1000, got " + window);
     require(scale > 0 && scale <= 1e7, "scale must be in (0, 1e7], got " + scale);

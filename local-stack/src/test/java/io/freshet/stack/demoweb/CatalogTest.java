@@ -2,6 +2,7 @@ package io.freshet.stack.demoweb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -25,6 +26,34 @@ class CatalogTest {
     long misbehaving = c.sources().stream().filter(s -> s.behaviour() != Behaviour.NORMAL).count();
     assertThat(misbehaving).isBetween(40L, 60L);
     assertThat(c.sources().stream().map(DemoSource::host).collect(Collectors.toSet())).hasSize(200);
+  }
+
+  @Test
+  void beyondWhatTheTracesHoldTheCatalogRepeatsThemAsCopiesEachASourceOfItsOwn() {
+    var settings = DemoWebSettings.defaults().withMisbehaving(false);
+    Catalog full = Catalog.fromBundledTraces(settings.withSources(1_496));
+    Catalog big = Catalog.fromBundledTraces(settings.withSources(4_000));
+    assertThat(full.size()).isEqualTo(1_496);
+    assertThat(big.size()).isEqualTo(4_000);
+    // every original is there once, with two copies each for the first 1,008 of them
+    assertThat(big.sources().stream().filter(s -> !s.id().contains("-copy")).count())
+        .isEqualTo(1_496);
+    DemoSource first = full.sources().iterator().next();
+    DemoSource copy = big.get(first.id() + "-copy2");
+    DemoSource third = big.get(first.id() + "-copy3");
+    assertThat(copy.kind()).isEqualTo(first.kind());
+    assertThat(copy.events()).isEqualTo(first.events());
+    assertThat(copy.path()).isNotEqualTo(first.path());
+    assertThat(third).isNotNull();
+    assertThat(big.get(first.id() + "-copy4")).isNull();
+    // the mix of kinds stays the full catalog's, within one copy's rounding
+    for (Kind kind : Kind.values()) {
+      assertThat((double) big.ofKind(kind).size() / 4_000)
+          .isCloseTo((double) full.ofKind(kind).size() / 1_496, within(0.02));
+    }
+    assertThatThrownBy(() -> settings.withSources(DemoWebSettings.MAX_SOURCES + 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sources must be 1-100000");
   }
 
   @Test
