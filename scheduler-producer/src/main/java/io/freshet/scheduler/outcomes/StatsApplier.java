@@ -25,8 +25,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * time in one transaction of two statements ({@link ScheduleBatches}): lock the poll's rows, then
  * store the stats and the due times computed from the rows as they will be with them ({@link
  * ScheduleRow#withStats}), one new version of each row (issue 24: a second statement for the due
- * times wrote every row twice, and {@code next_due_at} is indexed, so neither was a HOT update). A
- * row whose stats and due time would come out as they are is not written. Older stats than the
+ * times wrote every row twice, the second version never HOT since {@code next_due_at} is indexed).
+ * A row whose stats and due time would come out as they are is not written. Older stats than the
  * stored ones (redelivery, compaction replays) change nothing and the source is not rescheduled;
  * within a poll, a source's records count in order, each against the stats the one before left, so
  * its last record of the newest {@code updated_at} is the one stored. A source with a fetch in
