@@ -22,12 +22,15 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Stores sources' latest {@code SourceStats} on their rows (denormalised, as the signal-adaptive
  * note asks: computing cadence reads only the row) and recomputes their next due times, a poll at a
- * time in one transaction of three statements ({@link ScheduleBatches}): lock the poll's rows,
- * store the stats, store the due times. Older stats than the stored ones (redelivery, compaction
- * replays) change nothing and the source is not rescheduled; within a poll, a source's records
- * count in order, each against the stats the one before left, so its last record of the newest
- * {@code updated_at} is the one stored. A source with a fetch in flight keeps its due time (the
- * outcome will schedule it); a pending fetch-now keeps it due now.
+ * time in one transaction of two statements ({@link ScheduleBatches}): lock the poll's rows, then
+ * store the stats and the due times computed from the rows as they will be with them ({@link
+ * ScheduleRow#withStats}), one new version of each row (issue 24: a second statement for the due
+ * times wrote every row twice, the second version never HOT since {@code next_due_at} is indexed).
+ * A row whose stats and due time would come out as they are is not written. Older stats than the
+ * stored ones (redelivery, compaction replays) change nothing and the source is not rescheduled;
+ * within a poll, a source's records count in order, each against the stats the one before left, so
+ * its last record of the newest {@code updated_at} is the one stored. A source with a fetch in
+ * flight keeps its due time (the outcome will schedule it); a pending fetch-now keeps it due now.
  */
 @Component
 public class StatsApplier {
@@ -79,7 +82,7 @@ public class StatsApplier {
           Map<UUID, ScheduleRow> rows = schedule.lock(distinct);
           Map<UUID, Instant> stored = new HashMap<>();
           rows.values().forEach(r -> stored.put(r.id(), r.statsUpdatedAt()));
-          Map<UUID, ScheduleBatches.StatsWrite> latest = new LinkedHashMap<>();
+          Map<UUID, SourceStats> latest = new LinkedHashMap<>();
           for (int i = 0; i < n; i++) {
             if (ids[i] == null) {
               continue;
@@ -90,17 +93,25 @@ public class StatsApplier {
                     && (stored.get(ids[i]) == null || !stored.get(ids[i]).isAfter(updatedAt));
             if (newer) {
               stored.put(ids[i], updatedAt);
-              latest.put(ids[i], new ScheduleBatches.StatsWrite(ids[i], all.get(i)));
+              latest.put(ids[i], all.get(i));
             }
             verdicts.set(i, Verdict.of(newer));
           }
-          Map<UUID, Instant> dues = new LinkedHashMap<>();
-          for (ScheduleRow row : schedule.storeStats(List.copyOf(latest.values()))) {
-            if (row.leaseUntil() == null || !row.leaseUntil().isAfter(now)) {
-              dues.put(row.id(), row.manualRequested() ? now : nextDue.recompute(row, now));
+          List<ScheduleBatches.StatsWrite> writes = new ArrayList<>();
+          for (var e : latest.entrySet()) {
+            ScheduleRow before = rows.get(e.getKey());
+            ScheduleRow after = before.withStats(e.getValue());
+            boolean reschedule = after.leaseUntil() == null || !after.leaseUntil().isAfter(now);
+            if (reschedule) {
+              after =
+                  after.withNextDueAt(
+                      after.manualRequested() ? now : nextDue.recompute(after, now));
+            }
+            if (!after.equals(before)) {
+              writes.add(new ScheduleBatches.StatsWrite(after, reschedule));
             }
           }
-          schedule.setNextDue(dues, now);
+          schedule.storeStats(writes, now);
         });
     return verdicts;
   }

@@ -1,6 +1,5 @@
 package io.freshet.scheduler.schedule;
 
-import io.freshet.schemas.avro.SourceStats;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -12,7 +11,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The schedule writes of the inbound path, a whole poll at a time: {@link ScheduleRepository}'s
@@ -80,7 +78,10 @@ public class ScheduleBatches {
       ORDER BY u.n
       """;
 
-  // Older stats than the stored ones match no row, as in the one-row statement.
+  // One row version per source and poll: the stats and, where the source is rescheduled, the due
+  // time computed from the row as it is after them (ScheduleRow.withStats), together. Older stats
+  // than the stored ones match no row, as in the one-row statement. updated_at follows the due time
+  // as it did when that was a statement of its own.
   private static final String STORE_STATS =
       """
       UPDATE scheduler.sources s SET
@@ -88,27 +89,16 @@ public class ScheduleBatches {
         dominant_signal_type = u.dominant, type_counts = u.type_counts::jsonb,
         median_days_to_event = u.median, publish_interval_avg_ms = u.interval_ms,
         recent_published_at = u.recent::timestamptz[], change_rate = u.change_rate,
-        consecutive_empty = u.empty, stats_updated_at = %1$s
+        consecutive_empty = u.empty, stats_updated_at = %1$s,
+        next_due_at = CASE WHEN u.reschedule THEN %2$s ELSE s.next_due_at END,
+        updated_at = CASE WHEN u.reschedule THEN ? ELSE s.updated_at END
       FROM unnest(?::uuid[], ?::int4[], ?::float8[], ?::text[], ?::text[], ?::float8[], ?::int8[],
-                  ?::text[], ?::float8[], ?::int4[], ?::int8[])
+                  ?::text[], ?::float8[], ?::int4[], ?::int8[], ?::bool[], ?::int8[])
         AS u(id, window_fetches, yield, dominant, type_counts, median, interval_ms, recent,
-             change_rate, empty, updated_at),
-        scheduler.tenants t
-      WHERE s.id = u.id AND t.id = s.tenant_id
-        AND (s.stats_updated_at IS NULL OR s.stats_updated_at <= %1$s)
-      RETURNING %2$s
+             change_rate, empty, updated_at, reschedule, due)
+      WHERE s.id = u.id AND (s.stats_updated_at IS NULL OR s.stats_updated_at <= %1$s)
       """
-          .formatted(instant("u.updated_at"), ScheduleRow.COLUMNS);
-
-  private static final String SET_NEXT_DUE =
-      """
-      UPDATE scheduler.sources s SET next_due_at = %s, updated_at = ?
-      FROM unnest(?::uuid[], ?::int8[]) AS u(id, due)
-      WHERE s.id = u.id
-      """
-          .formatted(instant("u.due"));
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
+          .formatted(instant("u.updated_at"), instant("u.due"));
 
   private final JdbcTemplate jdbc;
 
@@ -263,19 +253,20 @@ public class ScheduleBatches {
     }
   }
 
-  /** A source's stats to store. */
-  public record StatsWrite(UUID id, SourceStats stats) {}
+  /**
+   * A source's row after its stats were applied ({@link ScheduleRow#withStats}) and, if {@code
+   * reschedule}, its due time recomputed from them ({@link ScheduleRow#withNextDueAt}).
+   */
+  public record StatsWrite(ScheduleRow row, boolean reschedule) {}
 
   /**
    * Stores sources' latest {@code SourceStats} on their rows, each source at most once, unless the
-   * stored ones are newer (same {@code updated_at} stores again), in one statement. Does not touch
-   * the due times: the caller reschedules.
-   *
-   * @return the rows whose stats were stored, as they are now
+   * stored ones are newer (same {@code updated_at} stores again), and the due times of those to
+   * reschedule, in one statement: one new version of each row.
    */
-  public List<ScheduleRow> storeStats(List<StatsWrite> writes) {
+  public void storeStats(List<StatsWrite> writes, Instant now) {
     if (writes.isEmpty()) {
-      return List.of();
+      return;
     }
     int n = writes.size();
     String[] ids = new String[n];
@@ -289,25 +280,30 @@ public class ScheduleBatches {
     Double[] changeRate = new Double[n];
     Integer[] empty = new Integer[n];
     Long[] updatedAt = new Long[n];
+    Boolean[] reschedule = new Boolean[n];
+    Long[] due = new Long[n];
     for (int i = 0; i < n; i++) {
-      SourceStats s = writes.get(i).stats();
-      ids[i] = writes.get(i).id().toString();
-      windowFetches[i] = s.getWindowFetches();
-      yield[i] = s.getAvgSignalYield();
-      dominant[i] = s.getDominantSignalType() == null ? null : s.getDominantSignalType().name();
-      typeCounts[i] = JSON.writeValueAsString(s.getTypeCounts());
-      median[i] = s.getMedianDaysToEvent();
-      interval[i] = s.getPublishIntervalAvg();
-      recent[i] = arrayLiteral(s.getRecentPublishedAt());
-      changeRate[i] = s.getChangeRate();
-      empty[i] = s.getConsecutiveEmpty();
-      updatedAt[i] = micros(s.getUpdatedAt());
+      ScheduleRow r = writes.get(i).row();
+      ids[i] = r.id().toString();
+      windowFetches[i] = r.windowFetches();
+      yield[i] = r.avgSignalYield();
+      dominant[i] = r.dominantSignalType();
+      typeCounts[i] = r.typeCountsJson();
+      median[i] = r.medianDaysToEvent();
+      interval[i] = r.publishIntervalAvgMs();
+      recent[i] = arrayLiteral(r.recentPublishedAt());
+      changeRate[i] = r.changeRate();
+      empty[i] = r.consecutiveEmpty();
+      updatedAt[i] = micros(r.statsUpdatedAt());
+      reschedule[i] = writes.get(i).reschedule();
+      due[i] = reschedule[i] ? micros(r.nextDueAt()) : null;
     }
-    return jdbc.query(
+    jdbc.update(
         STORE_STATS,
         ps ->
             bind(
                 ps,
+                Timestamp.from(now),
                 ids,
                 windowFetches,
                 yield,
@@ -318,23 +314,9 @@ public class ScheduleBatches {
                 recent,
                 changeRate,
                 empty,
-                updatedAt),
-        ScheduleRow::map);
-  }
-
-  /** Stores recomputed due times (the rows changed, nothing was fetched), in one statement. */
-  public void setNextDue(Map<UUID, Instant> dues, Instant now) {
-    if (dues.isEmpty()) {
-      return;
-    }
-    String[] ids = new String[dues.size()];
-    Long[] due = new Long[dues.size()];
-    int i = 0;
-    for (var e : dues.entrySet()) {
-      ids[i] = e.getKey().toString();
-      due[i++] = micros(e.getValue());
-    }
-    jdbc.update(SET_NEXT_DUE, ps -> bind(ps, Timestamp.from(now), ids, due));
+                updatedAt,
+                reschedule,
+                due));
   }
 
   /** An instant parameter travelling as microseconds since the epoch, as a {@code timestamptz}. */
