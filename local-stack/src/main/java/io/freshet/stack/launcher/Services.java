@@ -55,6 +55,13 @@ public final class Services implements AutoCloseable {
 
   private Map<String, String> launcherEnv = System.getenv();
 
+  /** Class-data sharing for the services ({@link SharedArchives}; {@code FRESHET_CDS}). */
+  private boolean sharedArchives = SharedArchives.enabled(System.getenv(SharedArchives.VARIABLE));
+
+  /** The processes recording a class-data archive, until they stop. */
+  private final Map<ManagedProcess, SharedArchives.Launch> recordings =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   public Services(StackSettings settings, String java) {
     this.s = settings;
     this.java = java;
@@ -227,6 +234,15 @@ public final class Services implements AutoCloseable {
   }
 
   /**
+   * Whether services started from now on use class-data sharing ({@link SharedArchives}); by
+   * default as {@code FRESHET_CDS} says (on unless it says off).
+   */
+  public Services withSharedArchives(boolean on) {
+    sharedArchives = on;
+    return this;
+  }
+
+  /**
    * The JVM options {@code module} starts with: its {@code FRESHET_<MODULE>_JVM_OPTIONS} from its
    * own variables, else from the launcher's environment, else {@link #withJvmOptions} or the
    * defaults.
@@ -324,8 +340,16 @@ public final class Services implements AutoCloseable {
     command.add(java);
     command.addAll(jvmOptions(svc.module()));
     env.remove(JvmOptions.variable(svc.module())); // the launcher's, not the service's
-    command.addAll(List.of("-jar", jar.toString()));
+    SharedArchives.Launch launch =
+        sharedArchives
+            ? new SharedArchives(java).prepare(svc.module(), jar)
+            : new SharedArchives.Launch(svc.module(), jar, List.of(), null);
+    command.addAll(launch.options());
+    command.addAll(List.of("-jar", launch.jar().toString()));
     ManagedProcess p = ManagedProcess.start(s, name, command, env, s.home().resolve(name));
+    if (launch.recording() != null) {
+      recordings.put(p, launch);
+    }
     running.add(p); // before waiting: a stop during the wait must stop this one too
     p.awaitHttpOk(
         "http://127.0.0.1:" + svc.port() + "/actuator/health/readiness", Duration.ofSeconds(180));
@@ -337,6 +361,10 @@ public final class Services implements AutoCloseable {
     for (ManagedProcess p : running) {
       if (p.name().equals(module)) {
         p.kill();
+        SharedArchives.Launch launch = recordings.remove(p);
+        if (launch != null) {
+          discard(launch.recording()); // whatever a killed JVM wrote is not an archive
+        }
       }
     }
   }
@@ -346,7 +374,24 @@ public final class Services implements AutoCloseable {
     for (ManagedProcess p : running) {
       if (p.name().equals(module)) {
         p.stop(grace);
+        keepArchive(p);
       }
+    }
+  }
+
+  /** After {@code p} stopped cleanly: what it recorded becomes its module's class-data archive. */
+  private void keepArchive(ManagedProcess p) {
+    SharedArchives.Launch launch = recordings.remove(p);
+    if (launch != null) {
+      SharedArchives.promote(launch.module(), launch.recording());
+    }
+  }
+
+  private static void discard(Path recording) {
+    try {
+      Files.deleteIfExists(recording);
+    } catch (IOException ignored) {
+      // only disk space, removed with the extraction at the next build
     }
   }
 
@@ -417,6 +462,7 @@ public final class Services implements AutoCloseable {
   public void close() {
     for (int i = running.size() - 1; i >= 0; i--) {
       running.get(i).stop(Duration.ofSeconds(30));
+      keepArchive(running.get(i));
     }
   }
 }
