@@ -3,8 +3,10 @@ package io.freshet.push.facts;
 import java.net.URI;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
@@ -46,20 +48,26 @@ public class SourceFacts {
   }
 
   /**
-   * One request per call: a row is written when it is new, its tenant, URL or credentials flag
-   * differ, or its {@code requested_at} lags the request by more than {@code g} milliseconds.
+   * A poll's requests, one row per source in source id order (arrays: ids, tenants, URLs,
+   * credentials flags, times in microseconds since the epoch): a row is written when it is new, its
+   * tenant, URL or credentials flag differ, or its {@code requested_at} lags the request by more
+   * than {@code g} milliseconds. {@code ORDER BY ord} makes the upsert lock rows in that order, as
+   * the outcomes' batch does.
    */
   static String requested(long g) {
     return """
         INSERT INTO sources AS s (source_id, tenant_id, url, private, requested_at, updated_at)
         SELECT r.id, r.tenant, r.url, r.private, r.at, r.at
-          FROM (VALUES (?::text, ?::text, ?::text, ?::boolean, ?::timestamptz))
-            AS r(id, tenant, url, private, at)
+          FROM (SELECT u.id, u.tenant, u.url, u.private, u.ord,
+                       timestamptz 'epoch' + u.at_us * interval '1 microsecond' AS at
+                  FROM unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::int8[])
+                    WITH ORDINALITY AS u(id, tenant, url, private, at_us, ord)) r
          WHERE NOT EXISTS (
            SELECT 1 FROM sources o
             WHERE o.source_id = r.id AND o.tenant_id = r.tenant
               AND o.url IS NOT DISTINCT FROM r.url AND o.private = r.private
               AND NOT %s)
+         ORDER BY r.ord
         ON CONFLICT (source_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id,
             url = EXCLUDED.url, private = EXCLUDED.private,
             requested_at = GREATEST(s.requested_at, EXCLUDED.requested_at),
@@ -153,23 +161,55 @@ public class SourceFacts {
   }
 
   /**
-   * Requests in their order, as {@link #requested} one after another would store them, in one round
-   * trip of the same statement (a JDBC batch); the caller's transaction holds them together.
+   * Requests in their order, as {@link #requested} one after another would store them, in one
+   * statement: a source's requests are folded into one row first (an upsert changes a row once per
+   * statement) — its last request's tenant, URL and credentials flag, its latest time. That is what
+   * they would leave one after another, except that a time within {@code g} of the one stored
+   * before may now be stored too (the rule's bound holds either way; with {@code g = 0} it is
+   * exactly the same). The caller's transaction holds it with the rest.
    */
   public void requestedAll(List<Requested> requests) {
     if (requests.isEmpty()) {
       return;
     }
-    template.batchUpdate(
+    TreeMap<String, Requested> bySource = new TreeMap<>();
+    for (Requested r : requests) {
+      bySource.merge(
+          r.sourceId(),
+          r,
+          (earlier, later) ->
+              later.at().isBefore(earlier.at())
+                  ? new Requested(
+                      later.sourceId(),
+                      later.tenantId(),
+                      later.url(),
+                      later.credentials(),
+                      earlier.at())
+                  : later);
+    }
+    int n = bySource.size();
+    String[] ids = new String[n];
+    String[] tenants = new String[n];
+    String[] urls = new String[n];
+    Boolean[] credentials = new Boolean[n];
+    Long[] micros = new Long[n];
+    int i = 0;
+    for (Requested r : bySource.values()) {
+      ids[i] = r.sourceId();
+      tenants[i] = r.tenantId() == null ? "" : r.tenantId();
+      urls[i] = httpUrl(r.url());
+      credentials[i] = r.credentials();
+      micros[i] = ChronoUnit.MICROS.between(Instant.EPOCH, r.at());
+      i++;
+    }
+    template.update(
         requested,
-        requests,
-        requests.size(),
-        (ps, r) -> {
-          ps.setString(1, r.sourceId());
-          ps.setString(2, r.tenantId() == null ? "" : r.tenantId());
-          ps.setString(3, httpUrl(r.url()));
-          ps.setBoolean(4, r.credentials());
-          ps.setTimestamp(5, Timestamp.from(r.at()));
+        ps -> {
+          ps.setObject(1, ids);
+          ps.setObject(2, tenants);
+          ps.setObject(3, urls);
+          ps.setObject(4, credentials);
+          ps.setObject(5, micros);
         });
   }
 

@@ -266,38 +266,48 @@ class SourceFactsIT {
 
   @Test
   void aPollIsStoredInItsOrderAsItsRecordsOneAtATime() {
-    String batched = newSource();
-    String single = newSource();
     Instant h = t.plus(Duration.ofHours(2));
-    for (var pair : List.of(Map.entry(batched, true), Map.entry(single, false))) {
-      String s = pair.getKey();
-      List<SourceFacts.Completed> outcomes =
-          List.of(
-              SourceFacts.Completed.read(s, "tenant", HUB, "https://a.example/self", t),
-              SourceFacts.Completed.notModified(s, h),
-              SourceFacts.Completed.read(s, "tenant", OTHER_HUB, null, h.plusSeconds(1)),
-              SourceFacts.Completed.notModified(s, h.plus(Duration.ofHours(2))),
-              SourceFacts.Completed.read(s, "tenant", null, null, h.plus(Duration.ofHours(3))),
-              SourceFacts.Completed.notModified(s, h.plus(Duration.ofHours(5))));
-      List<SourceFacts.Requested> requests =
-          List.of(
-              new SourceFacts.Requested(s, "tenant", "https://a.example/1", false, t),
-              new SourceFacts.Requested(s, "tenant", "https://a.example/2", false, h),
-              new SourceFacts.Requested(
-                  s, "tenant", "https://a.example/2", false, h.plusSeconds(9)));
-      if (pair.getValue()) {
-        tx.executeWithoutResult(st -> hourly.completedAll(outcomes));
-        tx.executeWithoutResult(st -> hourly.requestedAll(requests));
-      } else {
-        outcomes.forEach(c -> hourly.completedAll(List.of(c)));
-        requests.forEach(r -> hourly.requestedAll(List.of(r)));
+    for (SourceFacts facts : List.of(hourly, exact)) {
+      String batched = newSource();
+      String single = newSource();
+      for (var pair : List.of(Map.entry(batched, true), Map.entry(single, false))) {
+        String s = pair.getKey();
+        List<SourceFacts.Completed> outcomes =
+            List.of(
+                SourceFacts.Completed.read(s, "tenant", HUB, "https://a.example/self", t),
+                SourceFacts.Completed.notModified(s, h),
+                SourceFacts.Completed.read(s, "tenant", OTHER_HUB, null, h.plusSeconds(1)),
+                SourceFacts.Completed.notModified(s, h.plus(Duration.ofHours(2))),
+                SourceFacts.Completed.read(s, "tenant", null, null, h.plus(Duration.ofHours(3))),
+                SourceFacts.Completed.notModified(s, h.plus(Duration.ofHours(5))));
+        List<SourceFacts.Requested> requests =
+            List.of(
+                new SourceFacts.Requested(s, "tenant", "https://a.example/1", false, t),
+                new SourceFacts.Requested(
+                    s, "tenant", "https://a.example/2", true, h.plusSeconds(9)),
+                new SourceFacts.Requested(s, "tenant", "https://a.example/3", false, h));
+        if (pair.getValue()) {
+          tx.executeWithoutResult(st -> facts.completedAll(outcomes));
+          tx.executeWithoutResult(st -> facts.requestedAll(requests));
+        } else {
+          outcomes.forEach(c -> facts.completedAll(List.of(c)));
+          requests.forEach(r -> facts.requestedAll(List.of(r)));
+        }
       }
+      // the last request's URL and flag, the latest time; the hub the last read announced (none),
+      // and when one was last announced
+      var expected =
+          new FactsFreshness.Stored(
+              "tenant",
+              "https://a.example/3",
+              false,
+              null,
+              null,
+              h.plus(Duration.ofHours(2)),
+              h.plusSeconds(9));
+      assertThat(stored(batched)).as("batched, g %s", facts.freshness()).isEqualTo(expected);
+      assertThat(stored(single)).as("one at a time, g %s", facts.freshness()).isEqualTo(expected);
     }
-    var expected =
-        new FactsFreshness.Stored(
-            "tenant", "https://a.example/2", false, null, null, h.plus(Duration.ofHours(2)), h);
-    assertThat(stored(batched)).isEqualTo(expected);
-    assertThat(stored(single)).isEqualTo(expected);
   }
 
   @Test
