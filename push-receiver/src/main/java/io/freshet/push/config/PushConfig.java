@@ -1,6 +1,7 @@
 package io.freshet.push.config;
 
 import io.freshet.kit.kafka.ListenerFactories;
+import io.freshet.push.facts.FactsFreshness;
 import io.freshet.push.websub.Coalescer;
 import io.freshet.push.websub.HubRateLimit;
 import io.freshet.push.websub.LeasePlan;
@@ -49,6 +50,15 @@ class PushConfig {
   @Bean
   LeasePlan leasePlan(Clock clock, PushProperties props) {
     return new LeasePlan(clock, props.renewAt(), props.verifyTimeout());
+  }
+
+  /**
+   * When a fetch's facts rewrite a source's row: {@code g = min(facts-granularity, max-silence /
+   * 10)}.
+   */
+  @Bean
+  FactsFreshness factsFreshness(PushProperties props) {
+    return FactsFreshness.of(props.factsGranularity(), props.maxSilence());
   }
 
   @Bean

@@ -21,6 +21,11 @@ import org.springframework.util.unit.DataSize;
  * @param roundBatch most subscriptions one round sends requests for
  * @param maxSilence a source no fetch has announced its hub for this long no longer wants push
  *     (disabled, deleted, or the hub is gone): its subscription is unsubscribed
+ * @param factsGranularity the most a source's stored {@code announced_at} and {@code requested_at}
+ *     may lag the latest fetch: a fetch that changes nothing a round reads rewrites the source's
+ *     row only when a timestamp lags by more than {@code g = min(this, max-silence / 10)}; the
+ *     rounds allow for it (never an earlier unsubscription, at most {@code g} later); 0 = every
+ *     fetch that moves a timestamp writes it ({@code FactsFreshness})
  * @param hubTimeout how long a request to a hub may take
  * @param allowPrivateHubs whether hubs on loopback, private or link-local addresses may be
  *     contacted (tests and local demos only)
@@ -43,6 +48,7 @@ public record PushProperties(
     Duration roundInterval,
     int roundBatch,
     Duration maxSilence,
+    Duration factsGranularity,
     Duration hubTimeout,
     boolean allowPrivateHubs,
     DataSize maxBodySize,

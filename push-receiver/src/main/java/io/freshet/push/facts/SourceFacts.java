@@ -3,10 +3,11 @@ package io.freshet.push.facts;
 import java.net.URI;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
@@ -14,33 +15,144 @@ import org.springframework.stereotype.Repository;
  * (FetchRequested), and the hub and self URL the document announced (FetchCompleted). Every URL is
  * checked before it is stored: absolute http(s), at most {@value #MAX_URL} characters; anything
  * else counts as not announced.
+ *
+ * <p>A fact rewrites a row only when {@link FactsFreshness} says so: when it changes what a round
+ * reads, or a timestamp lags by more than the granularity. Each statement says it twice: a {@code
+ * NOT EXISTS} on the row as the statement's snapshot sees it, so that a fact that changes nothing
+ * neither writes nor locks the row (a poll of such facts is a read-only transaction: no transaction
+ * id, no WAL, no flush at commit), and the same condition as the {@code ON CONFLICT … DO UPDATE …
+ * WHERE}, on the row as it is when locked. The decision rests on the stored row alone: no cache, so
+ * restarts and replays decide as before.
  */
 @Repository
 public class SourceFacts {
 
   static final int MAX_URL = 2048;
 
-  private static final String REQUESTED =
-      """
-      INSERT INTO sources (source_id, tenant_id, url, private, requested_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (source_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id,
-          url = EXCLUDED.url, private = EXCLUDED.private,
-          requested_at = GREATEST(sources.requested_at, EXCLUDED.requested_at),
-          updated_at = EXCLUDED.updated_at
-      """;
-
-  private final JdbcClient jdbc;
   private final JdbcTemplate template;
+  private final FactsFreshness freshness;
+  private final String requested;
+  private final String completed;
 
-  public SourceFacts(JdbcClient jdbc, JdbcTemplate template) {
-    this.jdbc = jdbc;
+  public SourceFacts(JdbcTemplate template, FactsFreshness freshness) {
     this.template = template;
+    this.freshness = freshness;
+    long g = freshness.granularityMs();
+    this.requested = requested(g);
+    this.completed = completed(g);
+  }
+
+  /** How this instance decides what to write. */
+  public FactsFreshness freshness() {
+    return freshness;
+  }
+
+  /**
+   * A poll's requests, one row per source in source id order (arrays: ids, tenants, URLs,
+   * credentials flags, times in microseconds since the epoch): a row is written when it is new, its
+   * tenant, URL or credentials flag differ, or its {@code requested_at} lags the request by more
+   * than {@code g} milliseconds. {@code ORDER BY ord} makes the upsert lock rows in that order, as
+   * the outcomes' batch does.
+   */
+  static String requested(long g) {
+    return """
+        INSERT INTO sources AS s (source_id, tenant_id, url, private, requested_at, updated_at)
+        SELECT r.id, r.tenant, r.url, r.private, r.at, r.at
+          FROM (SELECT u.id, u.tenant, u.url, u.private, u.ord,
+                       timestamptz 'epoch' + u.at_us * interval '1 microsecond' AS at
+                  FROM unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::int8[])
+                    WITH ORDINALITY AS u(id, tenant, url, private, at_us, ord)) r
+         WHERE NOT EXISTS (
+           SELECT 1 FROM sources o
+            WHERE o.source_id = r.id AND o.tenant_id = r.tenant
+              AND o.url IS NOT DISTINCT FROM r.url AND o.private = r.private
+              AND NOT %s)
+         ORDER BY r.ord
+        ON CONFLICT (source_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id,
+            url = EXCLUDED.url, private = EXCLUDED.private,
+            requested_at = GREATEST(s.requested_at, EXCLUDED.requested_at),
+            updated_at = EXCLUDED.updated_at
+         WHERE s.tenant_id IS DISTINCT FROM EXCLUDED.tenant_id
+            OR s.url IS DISTINCT FROM EXCLUDED.url
+            OR s.private IS DISTINCT FROM EXCLUDED.private
+            OR %s
+        """
+        .formatted(
+            lags("o.requested_at", "r.at", g), lags("s.requested_at", "EXCLUDED.requested_at", g));
+  }
+
+  /**
+   * One fetch outcome per call, either kind: a 304 ({@code not_modified}) moves {@code
+   * announced_at} of a row with a hub when it lags by more than {@code g}; a read document writes
+   * its hub and self URL when they differ, or its hub's {@code announced_at} when that lags. One
+   * statement for both, so that a poll's outcomes are one batch in their order, each touching one
+   * row: its locks are taken in the poll's (source id) order, as the requests' are.
+   */
+  static String completed(long g) {
+    return """
+        WITH r(id, tenant, hub, self, at, not_modified) AS (
+          VALUES (?::text, ?::text, ?::text, ?::text, ?::timestamptz, ?::boolean)
+        ),
+        still AS (
+          UPDATE sources s SET announced_at = GREATEST(s.announced_at, r.at), updated_at = r.at
+            FROM r
+           WHERE r.not_modified AND s.source_id = r.id AND s.hub_url IS NOT NULL AND %s
+        )
+        INSERT INTO sources AS s (source_id, tenant_id, hub_url, self_url, announced_at,
+                                  updated_at)
+        SELECT r.id, r.tenant, r.hub, r.self, CASE WHEN r.hub IS NOT NULL THEN r.at END, r.at
+          FROM r
+         WHERE NOT r.not_modified
+           AND NOT EXISTS (
+             SELECT 1 FROM sources o
+              WHERE o.source_id = r.id AND o.hub_url IS NOT DISTINCT FROM r.hub
+                AND o.self_url IS NOT DISTINCT FROM r.self
+                AND NOT (r.hub IS NOT NULL AND %s))
+        ON CONFLICT (source_id) DO UPDATE SET hub_url = EXCLUDED.hub_url,
+            self_url = EXCLUDED.self_url,
+            announced_at = COALESCE(EXCLUDED.announced_at, s.announced_at),
+            updated_at = EXCLUDED.updated_at
+         WHERE s.hub_url IS DISTINCT FROM EXCLUDED.hub_url
+            OR s.self_url IS DISTINCT FROM EXCLUDED.self_url
+            OR (EXCLUDED.hub_url IS NOT NULL AND %s)
+        """
+        .formatted(
+            lags("s.announced_at", "r.at", g),
+            lags("o.announced_at", "r.at", g),
+            lags("s.announced_at", "EXCLUDED.announced_at", g));
+  }
+
+  /**
+   * SQL for {@link FactsFreshness#lags}: {@code stored} is null or more than g before {@code at}.
+   */
+  private static String lags(String stored, String at, long g) {
+    return "(%s IS NULL OR %s < %s - interval '%d milliseconds')".formatted(stored, stored, at, g);
   }
 
   /** A fetch of a source was requested at {@code at} for {@code url}. */
   public record Requested(
       String sourceId, String tenantId, String url, boolean credentials, Instant at) {}
+
+  /**
+   * A fetch of a source finished at {@code at}: with 304 Not Modified ({@code notModified}: the
+   * document is the one last read, so a hub it announced is announced still), or having read the
+   * document, which announced {@code hub} and {@code self} (each null when not announced: a null
+   * hub means the source no longer announces one).
+   */
+  public record Completed(
+      String sourceId, String tenantId, String hub, String self, Instant at, boolean notModified) {
+
+    /** A read document's announcement. */
+    public static Completed read(
+        String sourceId, String tenantId, String hub, String self, Instant at) {
+      return new Completed(sourceId, tenantId, hub, self, at, false);
+    }
+
+    /** A 304's. */
+    public static Completed notModified(String sourceId, Instant at) {
+      return new Completed(sourceId, null, null, null, at, true);
+    }
+  }
 
   /** A fetch of the source was requested at {@code at} for {@code url}. */
   public void requested(
@@ -49,25 +161,55 @@ public class SourceFacts {
   }
 
   /**
-   * Requests in their order, as {@link #requested} one after another would store them, in one round
-   * trip of the same statement (a JDBC batch); the caller's transaction holds them together.
+   * Requests in their order, as {@link #requested} one after another would store them, in one
+   * statement: a source's requests are folded into one row first (an upsert changes a row once per
+   * statement) — its last request's tenant, URL and credentials flag, its latest time. That is what
+   * they would leave one after another, except that a time within {@code g} of the one stored
+   * before may now be stored too (the rule's bound holds either way; with {@code g = 0} it is
+   * exactly the same). The caller's transaction holds it with the rest.
    */
   public void requestedAll(List<Requested> requests) {
     if (requests.isEmpty()) {
       return;
     }
-    template.batchUpdate(
-        REQUESTED,
-        requests,
-        requests.size(),
-        (ps, r) -> {
-          Timestamp at = Timestamp.from(r.at());
-          ps.setString(1, r.sourceId());
-          ps.setString(2, r.tenantId() == null ? "" : r.tenantId());
-          ps.setString(3, httpUrl(r.url()));
-          ps.setBoolean(4, r.credentials());
-          ps.setTimestamp(5, at);
-          ps.setTimestamp(6, at);
+    TreeMap<String, Requested> bySource = new TreeMap<>();
+    for (Requested r : requests) {
+      bySource.merge(
+          r.sourceId(),
+          r,
+          (earlier, later) ->
+              later.at().isBefore(earlier.at())
+                  ? new Requested(
+                      later.sourceId(),
+                      later.tenantId(),
+                      later.url(),
+                      later.credentials(),
+                      earlier.at())
+                  : later);
+    }
+    int n = bySource.size();
+    String[] ids = new String[n];
+    String[] tenants = new String[n];
+    String[] urls = new String[n];
+    Boolean[] credentials = new Boolean[n];
+    Long[] micros = new Long[n];
+    int i = 0;
+    for (Requested r : bySource.values()) {
+      ids[i] = r.sourceId();
+      tenants[i] = r.tenantId() == null ? "" : r.tenantId();
+      urls[i] = httpUrl(r.url());
+      credentials[i] = r.credentials();
+      micros[i] = ChronoUnit.MICROS.between(Instant.EPOCH, r.at());
+      i++;
+    }
+    template.update(
+        requested,
+        ps -> {
+          ps.setObject(1, ids);
+          ps.setObject(2, tenants);
+          ps.setObject(3, urls);
+          ps.setObject(4, credentials);
+          ps.setObject(5, micros);
         });
   }
 
@@ -76,23 +218,7 @@ public class SourceFacts {
    * when not announced): a null hub means the source no longer announces one.
    */
   public void announced(String sourceId, String tenantId, String hub, String self, Instant at) {
-    String hubUrl = httpUrl(hub);
-    jdbc.sql(
-            """
-            INSERT INTO sources (source_id, tenant_id, hub_url, self_url, announced_at, updated_at)
-            VALUES (:id, :tenant, :hub, :self, :announced, :at)
-            ON CONFLICT (source_id) DO UPDATE SET hub_url = EXCLUDED.hub_url,
-                self_url = EXCLUDED.self_url,
-                announced_at = COALESCE(EXCLUDED.announced_at, sources.announced_at),
-                updated_at = EXCLUDED.updated_at
-            """)
-        .param("id", sourceId)
-        .param("tenant", tenantId == null ? "" : tenantId)
-        .param("hub", hubUrl)
-        .param("self", hubUrl == null ? null : httpUrl(self))
-        .param("announced", hubUrl == null ? null : Timestamp.from(at))
-        .param("at", Timestamp.from(at))
-        .update();
+    completedAll(List.of(Completed.read(sourceId, tenantId, hub, self, at)));
   }
 
   /**
@@ -100,14 +226,31 @@ public class SourceFacts {
    * hub it announced is announced still (nothing changes for a source without a hub).
    */
   public void stillAnnounced(String sourceId, Instant at) {
-    jdbc.sql(
-            """
-            UPDATE sources SET announced_at = GREATEST(announced_at, :at), updated_at = :at
-            WHERE source_id = :id AND hub_url IS NOT NULL
-            """)
-        .param("id", sourceId)
-        .param("at", Timestamp.from(at))
-        .update();
+    completedAll(List.of(Completed.notModified(sourceId, at)));
+  }
+
+  /**
+   * Outcomes in their order, as {@link #announced} and {@link #stillAnnounced} one after another
+   * would store them, in one round trip of the same statement (a JDBC batch); the caller's
+   * transaction holds them together.
+   */
+  public void completedAll(List<Completed> outcomes) {
+    if (outcomes.isEmpty()) {
+      return;
+    }
+    template.batchUpdate(
+        completed,
+        outcomes,
+        outcomes.size(),
+        (ps, c) -> {
+          String hub = c.notModified() ? null : httpUrl(c.hub());
+          ps.setString(1, c.sourceId());
+          ps.setString(2, c.tenantId() == null ? "" : c.tenantId());
+          ps.setString(3, hub);
+          ps.setString(4, hub == null ? null : httpUrl(c.self()));
+          ps.setTimestamp(5, Timestamp.from(c.at()));
+          ps.setBoolean(6, c.notModified());
+        });
   }
 
   /** {@code s} when it is an absolute http(s) URL with a host and no user info, else null. */

@@ -11,6 +11,7 @@ import io.freshet.schemas.topic.FreshetTopics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -24,9 +25,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * URL fetched and whether the source sends credentials; a successful FetchCompleted gives the hub
  * and self URL the document announced (or that it announces none any more).
  *
- * <p>A poll's records are stored in one transaction, in their order, with the same statements as
- * one record at a time (one commit per poll instead of per record: every fetch passes here twice).
- * An undecodable record goes to the dead-letter topic after the rest is stored; an outage fails the
+ * <p>A poll's records are stored in one transaction, as they would be one record at a time: its
+ * requests in one statement, its outcomes in one JDBC batch, in their order (one round trip and one
+ * commit per poll instead of per record: every fetch passes here twice). A record that changes
+ * nothing a round reads, within the granularity, writes nothing ({@link FactsFreshness}). An
+ * undecodable record goes to the dead-letter topic after the rest is stored; an outage fails the
  * poll, which is retried with nothing committed; a poll the database refuses for another reason is
  * stored again one record at a time, so the refused record is dead-lettered alone.
  */
@@ -90,25 +93,30 @@ class SourceFactsListener {
         // are independent), as onRequested writes them: the two listeners' transactions write the
         // same rows, and taking their locks in one order, they never deadlock.
         (List<FetchCompleted> poll) ->
-            poll.stream()
-                .sorted(Comparator.comparing(FetchCompleted::getSourceId))
-                .forEach(this::completed));
+            facts.completedAll(
+                poll.stream()
+                    .sorted(Comparator.comparing(FetchCompleted::getSourceId))
+                    .map(SourceFactsListener::completed)
+                    .filter(Objects::nonNull)
+                    .toList()));
   }
 
-  private void completed(FetchCompleted c) {
+  /** What an outcome says of its source's hub, or null when it says nothing. */
+  private static SourceFacts.Completed completed(FetchCompleted c) {
     if (!plausibleId(c.getSourceId())) {
-      return;
+      return null;
     }
     // Only a read document says what it announces; a failure says nothing of it. A 304 says the
     // document is the one last read, so it still announces the hub that one did: without this, a
     // pushed feed that publishes nothing for max-silence (its safety-net polls all 304) would be
     // unsubscribed though still fetched (found by local-stack's DemoHubSubscriberIT).
     if (c.getStatus() == FetchStatus.ok || c.getStatus() == FetchStatus.partial) {
-      facts.announced(
+      return SourceFacts.Completed.read(
           c.getSourceId(), c.getTenantId(), c.getHubUrl(), c.getSelfUrl(), c.getFinishedAt());
     } else if (c.getStatus() == FetchStatus.not_modified) {
-      facts.stillAnnounced(c.getSourceId(), c.getFinishedAt());
+      return SourceFacts.Completed.notModified(c.getSourceId(), c.getFinishedAt());
     }
+    return null;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.freshet.push.hub;
 
 import io.freshet.push.config.PushProperties;
 import io.freshet.push.events.SubscriptionEvents;
+import io.freshet.push.facts.FactsFreshness;
 import io.freshet.push.store.SubscriptionStore;
 import io.freshet.push.websub.HubRequest;
 import io.freshet.push.websub.Intent;
@@ -48,6 +49,7 @@ public class SubscriptionRounds {
   private final DataSource dataSource;
   private final MeterRegistry meters;
   private final SubscriptionEvents events;
+  private final FactsFreshness freshness;
   private final Map<SubscriptionState, AtomicLong> byState = new EnumMap<>(SubscriptionState.class);
 
   public SubscriptionRounds(
@@ -58,8 +60,10 @@ public class SubscriptionRounds {
       Clock clock,
       DataSource dataSource,
       MeterRegistry meters,
-      SubscriptionEvents events) {
+      SubscriptionEvents events,
+      FactsFreshness freshness) {
     this.store = store;
+    this.freshness = freshness;
     this.events = events;
     this.plan = plan;
     this.tokens = tokens;
@@ -107,7 +111,9 @@ public class SubscriptionRounds {
 
   private int roundLocked() {
     Instant now = clock.instant();
-    Instant since = now.minus(props.maxSilence());
+    // announced within max-silence; a stored announced_at lags the latest announcement by up to the
+    // facts' granularity, so the cut-off is that much earlier (never an earlier unsubscription)
+    Instant since = freshness.wantedSince(now, props.maxSilence());
     store.createMissing(
         since,
         now,
