@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
@@ -24,9 +25,54 @@ public final class BodyDecoder {
    */
   public static byte[] readCapped(InputStream in, long cap, String what)
       throws IOException, FetchFailure {
-    var out = new ByteArrayOutputStream();
+    return readCapped(in, cap, what, -1);
+  }
+
+  private static final byte[] EMPTY = new byte[0];
+
+  /**
+   * As {@link #readCapped(InputStream, long, String)}, reading a body of the {@code expected}
+   * length straight into an array of that length: no copy buffer, no growing and no final copy (a
+   * fetch's largest allocations besides the parse), and nothing at all for an empty body (a 304's).
+   * A body that turns out longer or shorter than expected is still read whole, under the cap.
+   *
+   * @param expected the declared length (Content-Length), -1 when unknown
+   */
+  public static byte[] readCapped(InputStream in, long cap, String what, long expected)
+      throws IOException, FetchFailure {
+    int first = in.read();
+    if (first < 0) {
+      return EMPTY;
+    }
+    byte[] body;
+    if (expected > 0 && expected <= Math.min(cap, Integer.MAX_VALUE - 8)) {
+      body = new byte[(int) expected];
+      body[0] = (byte) first;
+      int read = 1 + in.readNBytes(body, 1, body.length - 1);
+      if (read < body.length) {
+        return Arrays.copyOf(body, read); // ended early
+      }
+      int next = in.read();
+      if (next < 0) {
+        return body;
+      }
+      // more than declared: go on as for a body of unknown length
+      return readRest(in, cap, what, body, next);
+    }
+    return readRest(in, cap, what, EMPTY, first);
+  }
+
+  /** The bytes {@code head} and {@code next} already read, then the rest of {@code in}. */
+  private static byte[] readRest(InputStream in, long cap, String what, byte[] head, int next)
+      throws IOException, FetchFailure {
+    var out = new ByteArrayOutputStream(Math.max(32, head.length * 2));
+    out.write(head, 0, head.length);
+    out.write(next);
+    long total = head.length + 1L;
+    if (total > cap) {
+      throw new FetchFailure(ErrorKind.TOO_LARGE, what + " exceeds " + cap + " bytes");
+    }
     byte[] buffer = new byte[16 * 1024];
-    long total = 0;
     int n;
     while ((n = in.read(buffer)) >= 0) {
       total += n;

@@ -16,8 +16,8 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -64,9 +64,20 @@ public final class HttpFetcher implements AutoCloseable {
             .followRedirects(HttpClient.Redirect.NEVER)
             .version(HttpClient.Version.HTTP_1_1)
             .build();
-    this.deadlines =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> Thread.ofPlatform().daemon().name("http-deadlines").unstarted(r));
+    var deadlines =
+        new ScheduledThreadPoolExecutor(
+            1, r -> Thread.ofPlatform().daemon().name("http-deadlines").unstarted(r));
+    // A body read in time cancels its deadline: it must leave the queue then, not at the end of
+    // the total timeout. Else every fetch of the last 30 s stays queued with its response stream
+    // (tens of thousands at a few hundred fetches/s), which survives young collections and is
+    // copied and promoted by each.
+    deadlines.setRemoveOnCancelPolicy(true);
+    this.deadlines = deadlines;
+  }
+
+  /** Body deadlines still queued (a test's view: only reads in progress have one). */
+  int pendingDeadlines() {
+    return ((ScheduledThreadPoolExecutor) deadlines).getQueue().size();
   }
 
   /** A conditional GET: the validators from the last successful fetch, either may be null. */
@@ -287,7 +298,7 @@ public final class HttpFetcher implements AutoCloseable {
                   || encoding.trim().equalsIgnoreCase("identity");
           body =
               BodyDecoder.decodePrefix(
-                  readBefore(in, deadline, uri, plain ? keep : -1), encoding, keep);
+                  readBefore(in, deadline, uri, plain ? keep : -1, -1), encoding, keep);
         } else {
           if (declared > settings.maxBodyBytes()) {
             throw new FetchFailure(
@@ -297,7 +308,11 @@ public final class HttpFetcher implements AutoCloseable {
                 attempt,
                 null);
           }
-          byte[] raw = readBefore(in, deadline, uri, -1);
+          byte[] raw =
+              status == 304 || status == 204 || declared == 0
+                  // no body by the protocol: nothing to wait for, so no deadline to arm
+                  ? BodyDecoder.readCapped(in, settings.maxBodyBytes(), "body", 0)
+                  : readBefore(in, deadline, uri, -1, declared);
           body = BodyDecoder.decode(raw, encoding, settings.maxDecompressedBytes());
         }
         return new Hop(
@@ -346,7 +361,8 @@ public final class HttpFetcher implements AutoCloseable {
   // The JDK's request timeout ends at the response headers; the body must arrive before the same
   // deadline, so the stream is closed under a slow reader when it passes.
   // keep >= 0: only the first keep bytes are read, the rest ignored
-  private byte[] readBefore(InputStream in, long deadlineNanos, URI uri, long keep)
+  // declared: the Content-Length, -1 when unknown
+  private byte[] readBefore(InputStream in, long deadlineNanos, URI uri, long keep, long declared)
       throws IOException, FetchFailure {
     long remaining = deadlineNanos - System.nanoTime();
     var timedOut = new java.util.concurrent.atomic.AtomicBoolean();
@@ -365,7 +381,7 @@ public final class HttpFetcher implements AutoCloseable {
     try {
       return keep >= 0
           ? BodyDecoder.readPrefix(in, keep)
-          : BodyDecoder.readCapped(in, settings.maxBodyBytes(), "body");
+          : BodyDecoder.readCapped(in, settings.maxBodyBytes(), "body", declared);
     } catch (IOException e) {
       if (timedOut.get()) {
         throw new FetchFailure(

@@ -145,6 +145,38 @@ class DocumentConnectorsTest {
   }
 
   @Test
+  void htmlItemSelectorsFromTheConfigApplyToEveryMatchAndABadOneFailsAsConfig() throws Exception {
+    server.serve("/club", "text/html", resource("/pages/events.html"), null);
+    // structural selectors (a combinator), each parsed once for the page and used on every match
+    FetchResult result =
+        fetch(
+            Connector.html,
+            "/club",
+            Map.of(
+                "selector", "main > article",
+                "title_selector", "article > p",
+                "link_selector", "h2 ~ a",
+                "date_selector", "a + time"));
+    assertThat(result.completed().getStatus()).isEqualTo(FetchStatus.ok);
+    List<ContentFetched> posts =
+        result.content().stream().filter(i -> i.getItemId().startsWith("p")).toList();
+    assertThat(posts).extracting(ContentFetched::getItemId).containsExactly("p1", "p2");
+    assertThat(posts)
+        .extracting(ContentFetched::getTitle)
+        .containsExactly("Cakes for sale.", "We got chairs.");
+    assertThat(posts)
+        .extracting(ContentFetched::getUrl)
+        .containsExactly(server.url("/posts/1"), "https://club.example/posts/2");
+    assertThat(posts.get(0).getPublishedAt()).isEqualTo(Instant.parse("2026-11-20T10:00:00Z"));
+    assertThat(posts.get(1).getPublishedAt()).isNull();
+
+    FetchResult badTitle =
+        fetch(Connector.html, "/club", Map.of("selector", "article", "title_selector", "h2[[["));
+    assertThat(badTitle.completed().getErrorKind()).isEqualTo("config");
+    assertThat(badTitle.completed().getErrorMessage()).contains("h2[[[");
+  }
+
+  @Test
   void htmlWholePageIsOneItemOfItsMainText() throws Exception {
     server.serve("/club", "text/html", resource("/pages/events.html"), null);
     FetchResult result = fetch(Connector.html, "/club", Map.of());

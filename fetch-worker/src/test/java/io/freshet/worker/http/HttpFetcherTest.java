@@ -79,6 +79,23 @@ class HttpFetcherTest {
   }
 
   @Test
+  void aBodyReadInTimeLeavesNoDeadlineQueuedAndA304NeverArmsOne() throws Exception {
+    server.serve("/feed", "application/rss+xml", "<rss>" + "x".repeat(50_000) + "</rss>", "\"v1\"");
+    for (int i = 0; i < 5; i++) {
+      assertThat(fetch("/feed").body()).hasSize(50_011);
+      HttpResult notModified =
+          http.get(
+              URI.create(server.url("/feed")),
+              Map.of(),
+              new HttpFetcher.Conditional("\"v1\"", null));
+      assertThat(notModified.notModified()).isTrue();
+      assertThat(notModified.body()).isEmpty();
+    }
+    // a cancelled deadline left queued would hold its response stream for the total timeout
+    assertThat(http.pendingDeadlines()).isZero();
+  }
+
+  @Test
   void a500IsRetriedAfterOneThenTwoSecondsAndThe200Returned() throws Exception {
     String s = "flaky";
     server.stub(

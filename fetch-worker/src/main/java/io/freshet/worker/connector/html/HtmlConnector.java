@@ -19,6 +19,8 @@ import java.util.Map;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.select.Evaluator;
+import org.jsoup.select.QueryParser;
 import org.jsoup.select.Selector;
 
 /**
@@ -77,10 +79,11 @@ public final class HtmlConnector extends DocumentConnector {
     }
     List<Element> matches;
     try {
-      matches = page.select(selector);
+      matches = page.select(Selectors.parse(selector));
     } catch (Selector.SelectorParseException e) {
       throw new FetchFailure(ErrorKind.CONFIG, "config.selector is not valid CSS: " + selector);
     }
+    Selectors within = new Selectors();
     int read = 0;
     long chars = 0;
     for (Element element : matches) {
@@ -88,7 +91,7 @@ public final class HtmlConnector extends DocumentConnector {
         break;
       }
       WorkBudget.checkpoint();
-      RawItem item = item(element, config);
+      RawItem item = item(element, config, within);
       chars += item.body().length();
       items.add(item);
     }
@@ -96,9 +99,9 @@ public final class HtmlConnector extends DocumentConnector {
   }
 
   private static RawItem wholePage(Document page, HttpResult response) {
-    Element main = page.selectFirst("main");
+    Element main = page.selectFirst(MAIN);
     if (main == null) {
-      main = page.selectFirst("article");
+      main = page.selectFirst(ARTICLE);
     }
     if (main == null) {
       main = page.body();
@@ -116,10 +119,14 @@ public final class HtmlConnector extends DocumentConnector {
         Map.of());
   }
 
-  private static RawItem item(Element element, Map<String, String> config) throws FetchFailure {
-    Element title = first(element, config.getOrDefault("title_selector", "h1, h2, h3, h4, a"));
-    Element link = first(element, config.getOrDefault("link_selector", "a[href]"));
-    Element date = first(element, config.getOrDefault("date_selector", "time[datetime]"));
+  private static final Evaluator MAIN = QueryParser.parse("main");
+  private static final Evaluator ARTICLE = QueryParser.parse("article");
+
+  private static RawItem item(Element element, Map<String, String> config, Selectors within)
+      throws FetchFailure {
+    Element title = first(element, config.getOrDefault("title_selector", TITLE), within);
+    Element link = first(element, config.getOrDefault("link_selector", LINK), within);
+    Element date = first(element, config.getOrDefault("date_selector", DATE), within);
     String url = link == null ? null : link.absUrl("href");
     return new RawItem(
         element.id().isBlank() ? null : element.id(),
@@ -133,9 +140,14 @@ public final class HtmlConnector extends DocumentConnector {
         Map.of());
   }
 
-  private static Element first(Element scope, String selector) throws FetchFailure {
+  private static final String TITLE = "h1, h2, h3, h4, a";
+  private static final String LINK = "a[href]";
+  private static final String DATE = "time[datetime]";
+
+  private static Element first(Element scope, String selector, Selectors within)
+      throws FetchFailure {
     try {
-      return scope.selectFirst(selector);
+      return scope.selectFirst(within.get(selector));
     } catch (Selector.SelectorParseException e) {
       throw new FetchFailure(
           ErrorKind.CONFIG, "a selector in config is not valid CSS: " + selector);

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.select.Evaluator;
+import org.jsoup.select.QueryParser;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,9 +22,12 @@ final class JsonLdEvents {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
+  /** Parsed once: jsoup parses a selector given as a string on every call. */
+  private static final Evaluator SCRIPTS = QueryParser.parse("script[type=application/ld+json]");
+
   List<RawItem> events(Document page) {
     List<RawItem> out = new ArrayList<>();
-    for (Element script : page.select("script[type=application/ld+json]")) {
+    for (Element script : page.select(SCRIPTS)) {
       try {
         collect(JSON.readTree(script.data()), page, out);
       } catch (JacksonException unreadable) {
