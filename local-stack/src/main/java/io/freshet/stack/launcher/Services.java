@@ -363,7 +363,7 @@ public final class Services implements AutoCloseable {
         p.kill();
         SharedArchives.Launch launch = recordings.remove(p);
         if (launch != null) {
-          discard(launch.recording()); // whatever a killed JVM wrote is not an archive
+          SharedArchives.discard(launch.recording()); // a killed JVM's recording is no archive
         }
       }
     }
@@ -384,14 +384,6 @@ public final class Services implements AutoCloseable {
     SharedArchives.Launch launch = recordings.remove(p);
     if (launch != null) {
       SharedArchives.promote(launch.module(), launch.recording());
-    }
-  }
-
-  private static void discard(Path recording) {
-    try {
-      Files.deleteIfExists(recording);
-    } catch (IOException ignored) {
-      // only disk space, removed with the extraction at the next build
     }
   }
 

@@ -122,11 +122,19 @@ final class SharedArchives {
     } catch (IOException e) {
       System.err.printf("%s: class-data archive not kept (%s)%n", module, e.getMessage());
     } finally {
-      try {
-        Files.deleteIfExists(recording);
-      } catch (IOException ignored) {
-        // a leftover recording is only disk space, removed with the directory at the next build
-      }
+      discard(recording);
+    }
+  }
+
+  /** A recording that will not become an archive (moved already, or written by a killed JVM). */
+  static void discard(Path recording) {
+    if (recording == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(recording);
+    } catch (IOException ignored) {
+      // a leftover recording is only disk space, removed with the directory at the next build
     }
   }
 
