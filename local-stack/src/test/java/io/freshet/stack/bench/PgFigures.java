@@ -29,10 +29,30 @@ final class PgFigures {
       long blksDirtied,
       long wal) {}
 
+  /** One table's row-version counters ({@code pg_stat_user_tables}) over a window. */
+  record Table(String name, long inserts, long updates, long hotUpdates, long deletes) {
+
+    Table minus(Table before) {
+      return before == null
+          ? this
+          : new Table(
+              name,
+              inserts - before.inserts,
+              updates - before.updates,
+              hotUpdates - before.hotUpdates,
+              deletes - before.deletes);
+    }
+
+    long versions() {
+      return inserts + updates + deletes;
+    }
+  }
+
   private final BenchStack stack;
   private final boolean statements;
   private Map<Long, String> names = new HashMap<>();
   private Map<Long, Double> cpu0 = new HashMap<>();
+  private Map<String, Table> tables0 = new HashMap<>();
 
   PgFigures(BenchStack stack, boolean statements) {
     this.stack = stack;
@@ -48,8 +68,43 @@ final class PgFigures {
       names.keySet().forEach(pid -> cpu0.put(pid, ProcessFigures.cpuMs(pid)));
       if (statements) {
         st.execute("SELECT pg_stat_statements_reset()");
+        tables0 = tableCounters(st);
       }
     }
+  }
+
+  /**
+   * Each table's inserts, updates (HOT among them: no index touched) and deletes since {@link
+   * #start()}, most row versions first (empty without {@code --pg-statements}). The statistics
+   * collector flushes a backend's counters within a second or so of its transaction: the window's
+   * edges blur by that much.
+   */
+  List<Table> tables() throws SQLException {
+    List<Table> out = new ArrayList<>();
+    if (!statements) {
+      return out;
+    }
+    try (Connection c = stack.connect();
+        java.sql.Statement st = c.createStatement()) {
+      tableCounters(st).forEach((name, t) -> out.add(t.minus(tables0.get(name))));
+    }
+    out.removeIf(t -> t.versions() == 0);
+    out.sort((a, b) -> Long.compare(b.versions(), a.versions()));
+    return out;
+  }
+
+  private static Map<String, Table> tableCounters(java.sql.Statement st) throws SQLException {
+    Map<String, Table> out = new HashMap<>();
+    try (ResultSet rs =
+        st.executeQuery(
+            "SELECT schemaname || '.' || relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del"
+                + " FROM pg_stat_user_tables")) {
+      while (rs.next()) {
+        String name = rs.getString(1);
+        out.put(name, new Table(name, rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)));
+      }
+    }
+    return out;
   }
 
   /** CPU ms by part since {@link #start()} (processes born since count from zero). */
@@ -133,10 +188,29 @@ final class PgFigures {
   }
 
   /** Prints the window's PostgreSQL figures per fetch. */
-  static void print(Map<String, Double> cpuMs, List<Statement> statements, long fetches) {
+  static void print(
+      Map<String, Double> cpuMs, List<Statement> statements, List<Table> tables, long fetches) {
     double f = Math.max(1, fetches);
     System.out.printf(
         "PostgreSQL CPU ms per fetch by process: %s%n", SteadyReport.perFetch(cpuMs, fetches));
+    if (!tables.isEmpty()) {
+      System.out.println(
+          "row versions per fetch by table (pg_stat_user_tables; HOT: an update that touched no"
+              + " index): "
+              + String.join(
+                  "; ",
+                  tables.stream()
+                      .map(
+                          t ->
+                              String.format(
+                                  "%s ins %.2f upd %.2f (HOT %.0f %%) del %.2f",
+                                  t.name(),
+                                  t.inserts() / f,
+                                  t.updates() / f,
+                                  t.updates() == 0 ? 0.0 : 100.0 * t.hotUpdates() / t.updates(),
+                                  t.deletes() / f))
+                      .toList()));
+    }
     if (statements.isEmpty()) {
       return;
     }

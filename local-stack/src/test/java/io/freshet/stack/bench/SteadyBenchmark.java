@@ -332,7 +332,7 @@ public final class SteadyBenchmark {
               var k1 = kafka.sample();
               SteadyReport.print(regime, k, p);
               KafkaFigures.print(k0, k1, p.fetches());
-              PgFigures.print(pg.cpuMs(), pg.statements(25), p.fetches());
+              PgFigures.print(pg.cpuMs(), pg.statements(25), pg.tables(), p.fetches());
               windows.add(p);
             }
             if (k == o.alternate()) {
@@ -346,7 +346,7 @@ public final class SteadyBenchmark {
           var k1 = kafka.sample();
           SteadyReport.print(regime, k, p);
           KafkaFigures.print(k0, k1, p.fetches());
-          PgFigures.print(pg.cpuMs(), pg.statements(25), p.fetches());
+          PgFigures.print(pg.cpuMs(), pg.statements(25), pg.tables(), p.fetches());
           windows.add(p);
           if (o.bare() || k == o.alternate()) {
             pause(stack); // without bare windows, the pipeline runs on from window to window
