@@ -1,9 +1,10 @@
 package io.freshet.push.facts;
 
 import java.net.URI;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
@@ -52,7 +53,7 @@ public class SourceFacts {
    * credentials flags, times in microseconds since the epoch): a row is written when it is new, its
    * tenant, URL or credentials flag differ, or its {@code requested_at} lags the request by more
    * than {@code g} milliseconds. {@code ORDER BY ord} makes the upsert lock rows in that order, as
-   * the outcomes' batch does.
+   * the outcomes' statement does.
    */
   static String requested(long g) {
     return """
@@ -82,42 +83,55 @@ public class SourceFacts {
   }
 
   /**
-   * One fetch outcome per call, either kind: a 304 ({@code not_modified}) moves {@code
-   * announced_at} of a row with a hub when it lags by more than {@code g}; a read document writes
-   * its hub and self URL when they differ, or its hub's {@code announced_at} when that lags. One
-   * statement for both, so that a poll's outcomes are one batch in their order, each touching one
-   * row: its locks are taken in the poll's (source id) order, as the requests' are.
+   * Outcomes of distinct sources, one row each in source id order (arrays: ids, tenants, hubs, self
+   * URLs, times in microseconds since the epoch, 304 flags), both kinds in one upsert: a read
+   * document writes its hub and self URL when they differ, or its hub's {@code announced_at} when
+   * that lags by more than {@code g}; a 304 ({@code not_modified}) moves {@code announced_at} of a
+   * row with a hub when it lags by more than {@code g}, and changes nothing else.
+   *
+   * <p>One upsert rather than an {@code UPDATE} for the 304s beside an {@code INSERT} for the
+   * reads: two data-modifying parts of one statement run in an order PostgreSQL does not promise,
+   * so their row locks would not be taken in source id order; the upsert takes them in {@code ORDER
+   * BY ord}, as the requests' statement does, so the two listeners never deadlock. A 304 reaches
+   * the upsert only when the snapshot holds its row with a hub and a lagging time (rows are never
+   * deleted, so it always conflicts and never inserts); it proposes an {@code announced_at} without
+   * a hub, which no read proposes (a read without a hub proposes none): that is how {@code DO
+   * UPDATE} tells the kinds apart ({@code %1$s} below), keeping the stored hub and self URL for a
+   * 304.
    */
   static String completed(long g) {
+    String still = "(EXCLUDED.hub_url IS NULL AND EXCLUDED.announced_at IS NOT NULL)";
     return """
-        WITH r(id, tenant, hub, self, at, not_modified) AS (
-          VALUES (?::text, ?::text, ?::text, ?::text, ?::timestamptz, ?::boolean)
-        ),
-        still AS (
-          UPDATE sources s SET announced_at = GREATEST(s.announced_at, r.at), updated_at = r.at
-            FROM r
-           WHERE r.not_modified AND s.source_id = r.id AND s.hub_url IS NOT NULL AND %s
-        )
         INSERT INTO sources AS s (source_id, tenant_id, hub_url, self_url, announced_at,
                                   updated_at)
-        SELECT r.id, r.tenant, r.hub, r.self, CASE WHEN r.hub IS NOT NULL THEN r.at END, r.at
-          FROM r
-         WHERE NOT r.not_modified
-           AND NOT EXISTS (
-             SELECT 1 FROM sources o
-              WHERE o.source_id = r.id AND o.hub_url IS NOT DISTINCT FROM r.hub
-                AND o.self_url IS NOT DISTINCT FROM r.self
-                AND NOT (r.hub IS NOT NULL AND %s))
-        ON CONFLICT (source_id) DO UPDATE SET hub_url = EXCLUDED.hub_url,
-            self_url = EXCLUDED.self_url,
-            announced_at = COALESCE(EXCLUDED.announced_at, s.announced_at),
+        SELECT r.id, r.tenant, r.hub, r.self,
+               CASE WHEN r.hub IS NOT NULL OR r.not_modified THEN r.at END, r.at
+          FROM (SELECT u.id, u.tenant, CASE WHEN NOT u.not_modified THEN u.hub END AS hub,
+                       CASE WHEN NOT u.not_modified THEN u.self END AS self, u.not_modified,
+                       u.ord, timestamptz 'epoch' + u.at_us * interval '1 microsecond' AS at
+                  FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int8[], ?::boolean[])
+                    WITH ORDINALITY AS u(id, tenant, hub, self, at_us, not_modified, ord)) r
+          LEFT JOIN sources o ON o.source_id = r.id
+         WHERE CASE WHEN r.not_modified
+                 THEN o.hub_url IS NOT NULL AND %2$s
+                 ELSE o.source_id IS NULL
+                   OR o.hub_url IS DISTINCT FROM r.hub OR o.self_url IS DISTINCT FROM r.self
+                   OR (r.hub IS NOT NULL AND %2$s) END
+         ORDER BY r.ord
+        ON CONFLICT (source_id) DO UPDATE SET
+            hub_url = CASE WHEN %1$s THEN s.hub_url ELSE EXCLUDED.hub_url END,
+            self_url = CASE WHEN %1$s THEN s.self_url ELSE EXCLUDED.self_url END,
+            announced_at = CASE WHEN %1$s THEN GREATEST(s.announced_at, EXCLUDED.announced_at)
+                                ELSE COALESCE(EXCLUDED.announced_at, s.announced_at) END,
             updated_at = EXCLUDED.updated_at
-         WHERE s.hub_url IS DISTINCT FROM EXCLUDED.hub_url
-            OR s.self_url IS DISTINCT FROM EXCLUDED.self_url
-            OR (EXCLUDED.hub_url IS NOT NULL AND %s)
+         WHERE CASE WHEN %1$s
+                 THEN s.hub_url IS NOT NULL AND %3$s
+                 ELSE s.hub_url IS DISTINCT FROM EXCLUDED.hub_url
+                   OR s.self_url IS DISTINCT FROM EXCLUDED.self_url
+                   OR (EXCLUDED.hub_url IS NOT NULL AND %3$s) END
         """
         .formatted(
-            lags("s.announced_at", "r.at", g),
+            still,
             lags("o.announced_at", "r.at", g),
             lags("s.announced_at", "EXCLUDED.announced_at", g));
   }
@@ -231,25 +245,66 @@ public class SourceFacts {
 
   /**
    * Outcomes in their order, as {@link #announced} and {@link #stillAnnounced} one after another
-   * would store them, in one round trip of the same statement (a JDBC batch); the caller's
-   * transaction holds them together.
+   * would store them, in as few statements as ordering allows; the caller's transaction holds them
+   * together. They are sorted by source id (stably: a source's outcomes keep their order, and
+   * sources are independent), then cut into runs without a repeated source: one statement per run
+   * (an upsert changes a row once per statement), one in all unless a source repeats. Each run
+   * locks its rows in source id order and starts at or after the previous run's last source, so the
+   * poll's locks are taken in source id order, as the requests' are (cutting into rounds of first,
+   * second … outcomes instead would lock a later source before an earlier one's repeat).
    */
   public void completedAll(List<Completed> outcomes) {
-    if (outcomes.isEmpty()) {
-      return;
+    for (List<Completed> run : runs(outcomes)) {
+      completedRun(run);
     }
-    template.batchUpdate(
+  }
+
+  /**
+   * {@link #completedAll}'s statements: the outcomes stably sorted by source id, cut before each
+   * repeat of the source just before (a source's repeats are then next to each other).
+   */
+  static List<List<Completed>> runs(List<Completed> outcomes) {
+    List<Completed> sorted = new ArrayList<>(outcomes);
+    sorted.sort(Comparator.comparing(Completed::sourceId)); // List.sort is stable
+    List<List<Completed>> runs = new ArrayList<>();
+    int from = 0;
+    for (int i = 1; i <= sorted.size(); i++) {
+      if (i == sorted.size() || sorted.get(i).sourceId().equals(sorted.get(i - 1).sourceId())) {
+        runs.add(sorted.subList(from, i));
+        from = i;
+      }
+    }
+    return runs;
+  }
+
+  /** One statement of {@link #completed}: outcomes of distinct sources in source id order. */
+  private void completedRun(List<Completed> run) {
+    int n = run.size();
+    String[] ids = new String[n];
+    String[] tenants = new String[n];
+    String[] hubs = new String[n];
+    String[] selves = new String[n];
+    Long[] micros = new Long[n];
+    Boolean[] notModified = new Boolean[n];
+    for (int i = 0; i < n; i++) {
+      Completed c = run.get(i);
+      String hub = c.notModified() ? null : httpUrl(c.hub());
+      ids[i] = c.sourceId();
+      tenants[i] = c.tenantId() == null ? "" : c.tenantId();
+      hubs[i] = hub;
+      selves[i] = hub == null ? null : httpUrl(c.self());
+      micros[i] = ChronoUnit.MICROS.between(Instant.EPOCH, c.at());
+      notModified[i] = c.notModified();
+    }
+    template.update(
         completed,
-        outcomes,
-        outcomes.size(),
-        (ps, c) -> {
-          String hub = c.notModified() ? null : httpUrl(c.hub());
-          ps.setString(1, c.sourceId());
-          ps.setString(2, c.tenantId() == null ? "" : c.tenantId());
-          ps.setString(3, hub);
-          ps.setString(4, hub == null ? null : httpUrl(c.self()));
-          ps.setTimestamp(5, Timestamp.from(c.at()));
-          ps.setBoolean(6, c.notModified());
+        ps -> {
+          ps.setObject(1, ids);
+          ps.setObject(2, tenants);
+          ps.setObject(3, hubs);
+          ps.setObject(4, selves);
+          ps.setObject(5, micros);
+          ps.setObject(6, notModified);
         });
   }
 

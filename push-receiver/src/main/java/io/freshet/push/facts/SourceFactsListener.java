@@ -26,12 +26,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * and self URL the document announced (or that it announces none any more).
  *
  * <p>A poll's records are stored in one transaction, as they would be one record at a time: its
- * requests in one statement, its outcomes in one JDBC batch, in their order (one round trip and one
- * commit per poll instead of per record: every fetch passes here twice). A record that changes
- * nothing a round reads, within the granularity, writes nothing ({@link FactsFreshness}). An
- * undecodable record goes to the dead-letter topic after the rest is stored; an outage fails the
- * poll, which is retried with nothing committed; a poll the database refuses for another reason is
- * stored again one record at a time, so the refused record is dead-lettered alone.
+ * requests in one statement, its outcomes in another (one more per source repeated in the poll), in
+ * their order (one round trip and one commit per poll instead of per record: every fetch passes
+ * here twice). A record that changes nothing a round reads, within the granularity, writes nothing
+ * ({@link FactsFreshness}). An undecodable record goes to the dead-letter topic after the rest is
+ * stored; an outage fails the poll, which is retried with nothing committed; a poll the database
+ * refuses for another reason is stored again one record at a time, so the refused record is
+ * dead-lettered alone.
  */
 @Component
 class SourceFactsListener {

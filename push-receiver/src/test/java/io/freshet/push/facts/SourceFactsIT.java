@@ -310,6 +310,200 @@ class SourceFactsIT {
     }
   }
 
+  /** Every column of the row but its id, {@code updated_at} included, as text. */
+  private static String row(String source) {
+    return jdbc.sql(
+            """
+            SELECT (tenant_id, url, private, hub_url, self_url, announced_at, requested_at,
+                    updated_at)::text
+              FROM sources WHERE source_id = :s
+            """)
+        .param("s", source)
+        .query(String.class)
+        .optional()
+        .orElse(null);
+  }
+
+  /**
+   * The reference: the statement the outcomes had before they were one statement per poll, one
+   * execution per outcome (a data-modifying CTE for a 304, the upsert for a read).
+   */
+  private static void reference(SourceFacts facts, SourceFacts.Completed c) {
+    String at = "(%1$s IS NULL OR %1$s < %2$s - interval '%3$d milliseconds')";
+    long g = facts.freshness().granularityMs();
+    String sql =
+        """
+        WITH r(id, tenant, hub, self, at, not_modified) AS (
+          VALUES (?::text, ?::text, ?::text, ?::text, ?::timestamptz, ?::boolean)
+        ),
+        still AS (
+          UPDATE sources s SET announced_at = GREATEST(s.announced_at, r.at), updated_at = r.at
+            FROM r
+           WHERE r.not_modified AND s.source_id = r.id AND s.hub_url IS NOT NULL AND %s
+        )
+        INSERT INTO sources AS s (source_id, tenant_id, hub_url, self_url, announced_at,
+                                  updated_at)
+        SELECT r.id, r.tenant, r.hub, r.self, CASE WHEN r.hub IS NOT NULL THEN r.at END, r.at
+          FROM r
+         WHERE NOT r.not_modified
+           AND NOT EXISTS (
+             SELECT 1 FROM sources o
+              WHERE o.source_id = r.id AND o.hub_url IS NOT DISTINCT FROM r.hub
+                AND o.self_url IS NOT DISTINCT FROM r.self
+                AND NOT (r.hub IS NOT NULL AND %s))
+        ON CONFLICT (source_id) DO UPDATE SET hub_url = EXCLUDED.hub_url,
+            self_url = EXCLUDED.self_url,
+            announced_at = COALESCE(EXCLUDED.announced_at, s.announced_at),
+            updated_at = EXCLUDED.updated_at
+         WHERE s.hub_url IS DISTINCT FROM EXCLUDED.hub_url
+            OR s.self_url IS DISTINCT FROM EXCLUDED.self_url
+            OR (EXCLUDED.hub_url IS NOT NULL AND %s)
+        """
+            .formatted(
+                at.formatted("s.announced_at", "r.at", g),
+                at.formatted("o.announced_at", "r.at", g),
+                at.formatted("s.announced_at", "EXCLUDED.announced_at", g));
+    String hub = c.notModified() ? null : SourceFacts.httpUrl(c.hub());
+    template.update(
+        sql,
+        c.sourceId(),
+        c.tenantId() == null ? "" : c.tenantId(),
+        hub,
+        hub == null ? null : SourceFacts.httpUrl(c.self()),
+        Timestamp.from(c.at()),
+        c.notModified());
+  }
+
+  /** An outcome of {@code c}'s kind and values for another source. */
+  private static SourceFacts.Completed forSource(String source, SourceFacts.Completed c) {
+    return new SourceFacts.Completed(
+        source, c.tenantId(), c.hub(), c.self(), c.at(), c.notModified());
+  }
+
+  @Test
+  void aPollOfSeveralSourcesEndsAsThePerRecordStatementLeftItAndLeavesNoOpRowsUntouched() {
+    Instant h = t.plus(Duration.ofHours(2));
+    String self = "https://a.example/self";
+    for (SourceFacts facts : List.of(hourly, exact)) {
+      // per source: what is stored before (one at a time), then its outcome in the poll
+      List<SourceFacts.Completed> before = new java.util.ArrayList<>();
+      List<SourceFacts.Completed> poll = new java.util.ArrayList<>();
+      String lagging = newSource();
+      before.add(SourceFacts.Completed.read(lagging, "tenant", HUB, self, t));
+      poll.add(SourceFacts.Completed.notModified(lagging, h));
+      String fresh = newSource();
+      before.add(SourceFacts.Completed.read(fresh, "tenant", HUB, null, t));
+      poll.add(SourceFacts.Completed.notModified(fresh, t.plus(Duration.ofMinutes(30))));
+      String hubless = newSource();
+      before.add(SourceFacts.Completed.read(hubless, "tenant", null, null, t));
+      poll.add(SourceFacts.Completed.notModified(hubless, h.plus(Duration.ofHours(3))));
+      String unknown = newSource();
+      poll.add(SourceFacts.Completed.notModified(unknown, h));
+      String created = newSource();
+      poll.add(SourceFacts.Completed.read(created, "tenant", HUB, self, h));
+      String moved = newSource();
+      before.add(SourceFacts.Completed.read(moved, "tenant", HUB, null, t));
+      poll.add(SourceFacts.Completed.read(moved, "tenant", OTHER_HUB, null, t.plusSeconds(1)));
+      String same = newSource();
+      before.add(SourceFacts.Completed.read(same, "tenant", HUB, self, t));
+      poll.add(SourceFacts.Completed.read(same, "tenant", HUB, self, t.plusSeconds(600)));
+      String dropped = newSource();
+      before.add(SourceFacts.Completed.read(dropped, "tenant", HUB, self, t));
+      poll.add(SourceFacts.Completed.read(dropped, "tenant", null, null, h));
+      String requested = newSource();
+      poll.add(SourceFacts.Completed.read(requested, "tenant", HUB, null, h));
+      java.util.Collections.reverse(poll); // not in source id order either
+
+      Map<String, String> twins = new java.util.HashMap<>();
+      for (var c : poll) {
+        twins.put(c.sourceId(), newSource());
+      }
+      for (String s : List.of(requested, twins.get(requested))) {
+        facts.requested(s, "tenant", "https://a.example/feed", false, t);
+      }
+      for (var c : before) {
+        facts.completedAll(List.of(c));
+        reference(facts, forSource(twins.get(c.sourceId()), c));
+      }
+      Map<String, String> versions = new java.util.HashMap<>();
+      poll.forEach(c -> versions.put(c.sourceId(), version(c.sourceId())));
+
+      tx.executeWithoutResult(st -> facts.completedAll(poll));
+      poll.forEach(c -> reference(facts, forSource(twins.get(c.sourceId()), c)));
+
+      for (var c : poll) {
+        assertThat(row(c.sourceId()))
+            .as("g %s: %s", facts.freshness().granularity(), c)
+            .isEqualTo(row(twins.get(c.sourceId())));
+      }
+      assertThat(stored(lagging).announcedAt()).isEqualTo(h);
+      assertThat(stored(lagging).selfUrl()).isEqualTo(self);
+      assertThat(stored(moved).hubUrl()).isEqualTo(OTHER_HUB);
+      assertThat(stored(dropped).hubUrl()).isNull();
+      assertThat(stored(dropped).announcedAt()).isEqualTo(t);
+      assertThat(stored(created).hubUrl()).isEqualTo(HUB);
+      assertThat(stored(requested).url()).isEqualTo("https://a.example/feed");
+      assertThat(stored(requested).hubUrl()).isEqualTo(HUB);
+      assertThat(version(unknown)).isNull();
+      List<String> untouched = new java.util.ArrayList<>(List.of(hubless));
+      if (facts == hourly) {
+        untouched.addAll(List.of(fresh, same));
+      } else {
+        assertThat(stored(fresh).announcedAt()).isEqualTo(t.plus(Duration.ofMinutes(30)));
+      }
+      for (String s : untouched) {
+        assertThat(version(s))
+            .as("g %s: a no-op neither writes nor locks", facts.freshness().granularity())
+            .isEqualTo(versions.get(s));
+      }
+    }
+  }
+
+  @Test
+  void aSourceRepeatedInAPollEndsAsThePerRecordStatementOneAfterAnotherLeftIt() {
+    String self = "https://a.example/self";
+    for (int seed = 0; seed < 20; seed++) {
+      java.util.Random random = new java.util.Random(seed);
+      for (SourceFacts facts : List.of(hourly, exact)) {
+        List<String> sources = new java.util.ArrayList<>();
+        Map<String, String> twins = new java.util.HashMap<>();
+        for (int i = 0; i < 5; i++) {
+          String s = newSource();
+          sources.add(s);
+          twins.put(s, newSource());
+        }
+        // minutes after t, some out of order; every kind, a source repeated up to many times
+        java.util.function.Supplier<SourceFacts.Completed> next =
+            () -> {
+              String s = sources.get(random.nextInt(sources.size()));
+              Instant at = t.plus(Duration.ofMinutes(random.nextInt(600)));
+              return switch (random.nextInt(5)) {
+                case 0 -> SourceFacts.Completed.read(s, "tenant", HUB, null, at);
+                case 1 -> SourceFacts.Completed.read(s, "tenant", OTHER_HUB, self, at);
+                case 2 -> SourceFacts.Completed.read(s, "tenant", null, null, at);
+                default -> SourceFacts.Completed.notModified(s, at);
+              };
+            };
+        for (int i = 0; i < 4; i++) {
+          var c = next.get();
+          facts.completedAll(List.of(c));
+          reference(facts, forSource(twins.get(c.sourceId()), c));
+        }
+        List<SourceFacts.Completed> poll = new java.util.ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+          poll.add(next.get());
+        }
+        tx.executeWithoutResult(st -> facts.completedAll(poll));
+        poll.forEach(c -> reference(facts, forSource(twins.get(c.sourceId()), c)));
+        for (String s : sources) {
+          assertThat(row(s))
+              .as("seed %d, g %s: %s", seed, facts.freshness().granularity(), poll)
+              .isEqualTo(row(twins.get(s)));
+        }
+      }
+    }
+  }
+
   @Test
   void aRefusedRecordFailsItsWholePollWhichStoresNothing() {
     String good = newSource();
