@@ -7,11 +7,13 @@ import static io.freshet.stats.testing.Outcomes.withEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemNovelty;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +53,7 @@ class SourceStateSerdeTest {
   }
 
   @Test
-  void theTenantOfTheSourceIsKeptAndAStateOfTheLayoutBeforeItReadsWithoutOne() {
+  void theTenantOfTheSourceIsKept() {
     SourceState state = updater.initial();
     updater.apply(state, outcome("s", T).tenant("acme").items(added("a")).build());
     assertThat(state.tenantId()).isEqualTo("acme");
@@ -62,16 +64,80 @@ class SourceStateSerdeTest {
     SourceState back = serde.deserializer().deserialize("t", SourceStateSerde.write(state));
     assertThat(back.tenantId()).isEqualTo("acme");
     assertThat(deriver.derive("s", back).getTenantId()).isEqualTo("acme");
+  }
 
-    // format 1: the same layout without the tenant's presence flag at the end
-    SourceState untenanted = updater.initial();
-    updater.apply(untenanted, outcome("s", T).items(added("a")).build());
-    byte[] v2 = SourceStateSerde.write(untenanted);
-    byte[] v1 = Arrays.copyOf(v2, v2.length - 1);
+  /** The outcomes that made {@code source-state-format2.bin} (written by the format-2 build). */
+  private List<FetchCompleted> goldenOutcomes() {
+    return List.of(
+        outcome("s", T)
+            .request("7b0e4c1a-2f55-4d8e-9a51-0c6f3e9d2b11")
+            .tenant("acme")
+            .items(
+                added("a"),
+                withEvent("e", T.plusSeconds(86_400)),
+                published("p", ItemNovelty.added, T.minusSeconds(60)))
+            .build(),
+        outcome("s", T.plusSeconds(3600))
+            .request("0d2f9b7e-5c31-4a6b-8e0f-71a4c2d9e6f3")
+            .status(FetchStatus.failed)
+            .build(),
+        outcome("s", T.plusSeconds(7200))
+            .request("c4e8a2f0-9b17-4d3c-a6e5-2f81b0d7c943")
+            .status(FetchStatus.not_modified)
+            .build());
+  }
+
+  @Test
+  void aStateWrittenByTheFormerLayoutsReadsTheSameAndStillKnowsTheOutcomesItApplied()
+      throws Exception {
+    byte[] v2;
+    try (var in = getClass().getResourceAsStream("source-state-format2.bin")) {
+      v2 = in.readAllBytes();
+    }
+    assertThat(v2[0]).isEqualTo(SourceStateSerde.FORMAT_OUTCOMES_AS_TEXT);
+    SourceState now = updater.initial();
+    goldenOutcomes().forEach(o -> updater.apply(now, o));
+
+    SourceState old = serde.deserializer().deserialize("t", v2);
+    assertThat(old.tenantId()).isEqualTo("acme");
+    assertThat(deriver.derive("s", old)).isEqualTo(deriver.derive("s", now));
+    assertThat(SourceStateSerde.write(old)).isEqualTo(SourceStateSerde.write(now));
+    // a redelivery of any outcome the old state applied is still recognised after the upgrade
+    for (FetchCompleted o : goldenOutcomes()) {
+      assertThat(updater.apply(old, o)).isEqualTo(StatsUpdater.Applied.DUPLICATE);
+    }
+    // and a new outcome is not taken for one of them
+    assertThat(
+            updater.apply(
+                old,
+                outcome("s", T.plusSeconds(9000))
+                    .request("7b0e4c1a-2f55-4d8e-9a51-0c6f3e9d2b11")
+                    .status(FetchStatus.not_modified)
+                    .build()))
+        .isEqualTo(StatsUpdater.Applied.UPDATED);
+
+    // format 1: format 2 without the tenant at the end (present flag, length, "acme")
+    byte[] v1 = Arrays.copyOf(v2, v2.length - 1 - 2 - "acme".length());
     v1[0] = SourceStateSerde.FORMAT_WITHOUT_TENANT;
-    SourceState old = serde.deserializer().deserialize("t", v1);
-    assertThat(old.tenantId()).isNull();
-    assertThat(deriver.derive("s", old)).isEqualTo(deriver.derive("s", untenanted));
+    SourceState untenanted = serde.deserializer().deserialize("t", v1);
+    assertThat(untenanted.tenantId()).isNull();
+    assertThat(updater.apply(untenanted, goldenOutcomes().get(1)))
+        .isEqualTo(StatsUpdater.Applied.DUPLICATE);
+  }
+
+  @Test
+  void appliedOutcomesCostEightBytesEach() {
+    SourceState state = updater.initial();
+    updater.apply(state, outcome("s", T).status(FetchStatus.not_modified).build());
+    int one = SourceStateSerde.write(state).length;
+    for (int f = 1; f <= 10; f++) {
+      updater.apply(state, outcome("s", T.plusSeconds(f)).status(FetchStatus.not_modified).build());
+    }
+    int eleven = SourceStateSerde.write(state).length;
+    // each not-modified fetch adds a window entry (8 + 4 + 4 per signal type + 2 bytes), a page
+    // observation of the rate tracker (8 + 1 + 8) and its identity: 8 bytes, where its text took 2
+    // + 36 + 1 + 13
+    assertThat(eleven - one).isEqualTo(10 * ((8 + 4 + 4 * SignalTypes.COUNT + 2) + 17 + 8));
   }
 
   @Test
