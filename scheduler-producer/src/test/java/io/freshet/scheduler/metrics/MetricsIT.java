@@ -55,6 +55,25 @@ class MetricsIT extends SchedulerItSupport {
   }
 
   @Test
+  void theDueBacklogCountsEveryPriorityAndOnlyEnabledDueSources() throws Exception {
+    Instant now = Instant.now();
+    source().priority(5).nextDueAt(now.minus(Duration.ofMinutes(1))).insert();
+    source().priority(5).nextDueAt(now.plus(Duration.ofMinutes(5))).insert();
+    source().priority(0).nextDueAt(now.minus(Duration.ofMinutes(2))).insert();
+    source().priority(-3).nextDueAt(now.minus(Duration.ofMinutes(30))).insert();
+    source().priority(-3).nextDueAt(now.minus(Duration.ofMinutes(20))).insert();
+    // disabled: neither counted nor the oldest, whatever its priority
+    source().priority(9).enabled(false).nextDueAt(now.minus(Duration.ofHours(5))).insert();
+    source().priority(-7).enabled(false).nextDueAt(now.minus(Duration.ofHours(6))).insert();
+    gauges.refresh();
+    String scraped = get("/actuator/prometheus");
+
+    assertThat(scraped).contains("freshet_scheduler_due_backlog 4.0");
+    assertThat(gaugeValue(scraped, "freshet_scheduler_oldest_overdue_seconds"))
+        .isBetween(30.0 * 60, 30.0 * 60 + 120);
+  }
+
+  @Test
   void theCensusCountsSourcesByStateFailureAndInterval() throws Exception {
     Instant now = Instant.now();
     // intervals (next due - last fetch) of 10 min, 2 h and 30 h: three buckets
