@@ -119,8 +119,10 @@ public class ActivityLog {
    * An outcome's statement reads only its own request's row and its source's rows, so an outcome
    * goes into the round after the last one holding an earlier outcome of its request or of its
    * source (round 0 if none): dependent outcomes run in their order, each seeing what the earlier
-   * ones wrote, and outcomes in one round touch no row another one of that round reads. Usually a
-   * poll is one round.
+   * ones wrote, and outcomes in one round touch no row another one of that round reads — as long as
+   * a request stays with one source (a request id reused under another source would move its row
+   * between the two sources' histories; the scheduler derives a request id from its source and
+   * epoch). Usually a poll is one round.
    *
    * @return the rounds in the order they are to run, each in the outcomes' order
    */
