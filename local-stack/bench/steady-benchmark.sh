@@ -20,7 +20,7 @@
 # pg_stat_statements and each pipeline window prints its statements by execution time; every
 # window prints PostgreSQL's CPU by process (each service's connections, autovacuum, WAL writer…).
 # Defaults: both regimes, 2 alternations of 3-minute windows, 90 s warm-up of each side, 20 s settle
-# after each resume, every 1 s, sources on as many hosts: unchanged 4,000 (beyond the traces' 1,496
+# after each resume, every 1 s, sources on as many hosts: unchanged 6,000 (beyond the traces' 1,496
 # the catalog repeats them as copies, each a source of its own, up to 100,000: 1,496 due every
 # second offer only ~1,000 fetches/s, which leaves a 2-core machine half idle), new 1,496; bare loop 400 at once (the worker's
 # 4 consumers x 100 records); regime unchanged: the bundled traces at wall speed (--unchanged-scale 1:
