@@ -63,20 +63,11 @@ public class ScheduleGauges {
   }
 
   // The due set's size and oldest due time, read from the claim's index (priority, next_due_at)
-  // WHERE enabled, one priority at a time: the priorities in use are walked from the highest down
-  // (one index probe each, as the claim does), and each one's due range is counted from the index
-  // alone. The cost follows the due set, not the table, without an index of its own that every
-  // claim and outcome would have to update (V11).
+  // WHERE enabled one priority at a time, as the claim reads it: the cost follows the due set, not
+  // the table, without an index of its own that every claim and outcome would have to update (V11).
   private static final String DUE_BACKLOG =
-      """
-      WITH RECURSIVE levels AS (
-        (SELECT priority FROM scheduler.sources WHERE enabled ORDER BY priority DESC LIMIT 1)
-        UNION ALL
-        SELECT (SELECT s.priority FROM scheduler.sources s
-                WHERE s.enabled AND s.priority < levels.priority
-                ORDER BY s.priority DESC LIMIT 1)
-        FROM levels WHERE levels.priority IS NOT NULL
-      )
+      ScheduleRepository.PRIORITY_LEVELS
+          + """
       SELECT coalesce(sum(d.n), 0) AS n, min(d.oldest) AS oldest
       FROM levels CROSS JOIN LATERAL (
         SELECT count(*) AS n, min(next_due_at) AS oldest

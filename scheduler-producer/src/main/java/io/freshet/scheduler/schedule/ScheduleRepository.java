@@ -58,12 +58,13 @@ public class ScheduleRepository {
           manual_requested = false, push_requested = false, updated_at = :now
       """;
 
-  // Priority first, then the longest overdue (ADR 0007), without sorting the due set: the
-  // priorities in use are walked from the highest down on sources_claim_idx (one index probe per
-  // priority, a loose index scan), and each one's due sources read in due order from the same
-  // index, until the limit is reached. The nested loop keeps the walk's order and stops pulling —
-  // and locking — rows at the limit, so a round's cost follows its batch, not the backlog.
-  private static final String CLAIM_DUE =
+  /**
+   * {@code WITH RECURSIVE levels(priority)}: the priorities of enabled sources, highest first, one
+   * probe of {@code sources_claim_idx} each (a loose index scan), ending with a null row. The claim
+   * and the due-backlog gauge read the due set through it, one priority at a time, so that both
+   * cost what the due set costs, not the table.
+   */
+  public static final String PRIORITY_LEVELS =
       """
       WITH RECURSIVE levels AS (
         (SELECT priority FROM scheduler.sources WHERE enabled ORDER BY priority DESC LIMIT 1)
@@ -72,7 +73,18 @@ public class ScheduleRepository {
                 WHERE s.enabled AND s.priority < levels.priority
                 ORDER BY s.priority DESC LIMIT 1)
         FROM levels WHERE levels.priority IS NOT NULL
-      ), due AS (
+      )
+      """;
+
+  // Priority first, then the longest overdue (ADR 0007), without sorting the due set: the
+  // priorities in use are walked from the highest down on sources_claim_idx (one index probe per
+  // priority, a loose index scan), and each one's due sources read in due order from the same
+  // index, until the limit is reached. The nested loop keeps the walk's order and stops pulling —
+  // and locking — rows at the limit, so a round's cost follows its batch, not the backlog.
+  private static final String CLAIM_DUE =
+      PRIORITY_LEVELS
+          + """
+      , due AS (
         SELECT d.id, d.next_due_at, NULL::timestamptz AS window_end, d.manual_requested,
                d.push_requested
         FROM levels CROSS JOIN LATERAL (
