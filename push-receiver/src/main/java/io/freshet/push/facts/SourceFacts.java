@@ -216,15 +216,7 @@ public class SourceFacts {
       micros[i] = ChronoUnit.MICROS.between(Instant.EPOCH, r.at());
       i++;
     }
-    template.update(
-        requested,
-        ps -> {
-          ps.setObject(1, ids);
-          ps.setObject(2, tenants);
-          ps.setObject(3, urls);
-          ps.setObject(4, credentials);
-          ps.setObject(5, micros);
-        });
+    updateWithColumns(requested, ids, tenants, urls, credentials, micros);
   }
 
   /**
@@ -296,15 +288,20 @@ public class SourceFacts {
       micros[i] = ChronoUnit.MICROS.between(Instant.EPOCH, c.at());
       notModified[i] = c.notModified();
     }
+    updateWithColumns(completed, ids, tenants, hubs, selves, micros, notModified);
+  }
+
+  /**
+   * Runs {@code sql} with one Java array per column as its parameters, in order: the driver sends
+   * each as a typed array for the statement's {@code unnest}.
+   */
+  private void updateWithColumns(String sql, Object... columns) {
     template.update(
-        completed,
+        sql,
         ps -> {
-          ps.setObject(1, ids);
-          ps.setObject(2, tenants);
-          ps.setObject(3, hubs);
-          ps.setObject(4, selves);
-          ps.setObject(5, micros);
-          ps.setObject(6, notModified);
+          for (int c = 0; c < columns.length; c++) {
+            ps.setObject(c + 1, columns[c]);
+          }
         });
   }
 
