@@ -181,23 +181,32 @@ public class ContentUpserter {
   private static final String STORE = INPUT_UNNEST + STORE_FROM_INPUT;
 
   // The content listener may hold some of these rows: a deadlock fails one batch, which is retried.
+  // last_seen_at moves exactly (a later 304 finds what the read listed by it; it is in no index);
+  // expires_at, which is indexed, only when it would fall below the rule, and then %1$s (the
+  // granularity g, as for a 304) past it (KeepAlive.listedExpiresAt): a listing that moves only
+  // last_seen_at can be a HOT update. A row neither would move is not written.
   private static final String EXTEND_LISTED =
       """
       UPDATE platform_content c
          SET last_seen_at = greatest(c.last_seen_at, l.at),
-             expires_at = greatest(c.expires_at, l.at + c.retention_ms * interval '1 ms')
-        FROM (SELECT source_id, item_id, content_hash, max(to_timestamp(at_ms / 1000.0)) AS at
+             expires_at = CASE WHEN c.expires_at < l.at + c.retention_ms * interval '1 ms'
+                               THEN l.at + (c.retention_ms + %1$s) * interval '1 ms'
+                               ELSE c.expires_at END
+        FROM (SELECT source_id, item_id, content_hash,
+                     max(timestamptz 'epoch' + at_ms * interval '1 ms') AS at
                 FROM unnest(?::text[], ?::text[], ?::text[], ?::int8[])
                   AS u(source_id, item_id, content_hash, at_ms)
                GROUP BY 1, 2, 3) l
        WHERE c.source_id = l.source_id AND c.item_id = l.item_id
          AND c.content_hash = l.content_hash
+         AND (c.last_seen_at < l.at OR c.expires_at < l.at + c.retention_ms * interval '1 ms')
       """;
 
   private final JdbcTemplate jdbc;
   private final JsonMapper json;
   private final KeepAlive keepAlive;
   private final String extendUnchanged;
+  private final String extendListed;
 
   @Autowired
   ContentUpserter(JdbcTemplate jdbc, JsonMapper json, SinkProperties props) {
@@ -209,6 +218,7 @@ public class ContentUpserter {
     this.json = json;
     this.keepAlive = keepAlive;
     this.extendUnchanged = extendUnchanged(keepAlive.cap().toMillis());
+    this.extendListed = EXTEND_LISTED.formatted(granularity(keepAlive.cap().toMillis()));
   }
 
   /** How this instance's 304s keep versions alive. */
@@ -284,37 +294,24 @@ public class ContentUpserter {
 
   /**
    * The source listed these versions at these times: each one's {@code last_seen_at} moves up to
-   * that time and its {@code expires_at} to that time + its retention (never backwards). Versions
-   * not stored (yet) are not touched.
+   * that time, and its {@code expires_at}, when it is earlier than that time + its retention, to
+   * that + the keep-alive granularity ({@link KeepAlive#listedExpiresAt}; never backwards).
+   * Versions not stored (yet) are not touched, nor are those neither column would move.
    *
-   * @return rows touched
+   * @return rows written
    */
   public int extendListed(List<Listing> listings) {
     if (listings.isEmpty()) {
       return 0;
     }
-    return jdbc.execute(
-        (ConnectionCallback<Integer>)
-            conn -> {
-              try (PreparedStatement st = conn.prepareStatement(EXTEND_LISTED)) {
-                st.setArray(
-                    1,
-                    conn.createArrayOf("text", listings.stream().map(Listing::sourceId).toArray()));
-                st.setArray(
-                    2,
-                    conn.createArrayOf("text", listings.stream().map(Listing::itemId).toArray()));
-                st.setArray(
-                    3,
-                    conn.createArrayOf(
-                        "text", listings.stream().map(Listing::contentHash).toArray()));
-                st.setArray(
-                    4,
-                    conn.createArrayOf(
-                        "int8",
-                        listings.stream().map(l -> l.at().toEpochMilli()).toArray(Long[]::new)));
-                return st.executeUpdate();
-              }
-            });
+    return jdbc.update(
+        extendListed,
+        ps -> {
+          ps.setObject(1, listings.stream().map(Listing::sourceId).toArray(String[]::new));
+          ps.setObject(2, listings.stream().map(Listing::itemId).toArray(String[]::new));
+          ps.setObject(3, listings.stream().map(Listing::contentHash).toArray(String[]::new));
+          ps.setObject(4, listings.stream().map(l -> l.at().toEpochMilli()).toArray(Long[]::new));
+        });
   }
 
   /**
@@ -356,9 +353,12 @@ public class ContentUpserter {
   /** {@link #EXTEND_UNCHANGED} for a granularity cap of {@code capMs}. */
   static String extendUnchanged(long capMs) {
     return EXTEND_UNCHANGED.formatted(
-        micros("u.at_us"),
-        micros("u.started_us"),
-        "least(" + capMs + "::int8, greatest(c.retention_ms, 0) / 100)");
+        micros("u.at_us"), micros("u.started_us"), granularity(capMs));
+  }
+
+  /** {@link KeepAlive#granularityMs} in SQL, of the row {@code c}, for a cap of {@code capMs}. */
+  private static String granularity(long capMs) {
+    return "least(" + capMs + "::int8, greatest(c.retention_ms, 0) / 100)";
   }
 
   /**

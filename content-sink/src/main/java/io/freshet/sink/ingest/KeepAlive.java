@@ -11,11 +11,11 @@ import java.time.Instant;
  * <p>The TTL rule is {@code expires_at = (the latest time the source listed the version) +
  * retention}. A 304 lists everything the source's latest full read listed, and most fetches end in
  * a 304, so applying the rule exactly rewrites every listed row on every 304 — a new, non-HOT row
- * version each time ({@code expires_at} and {@code last_seen_at} are indexed). Instead a 304 at
- * {@code at} rewrites a row only when the rule would move its expiry later than the stored one, or
- * its {@code last_seen_at} lags {@code at} by more than the granularity {@code g = min(cap,
- * retention / 100)}; and when it does, it pushes the expiry {@code g} past the rule, so the next
- * 304s within {@code g} leave the row alone. Hence, for a version the source keeps listing:
+ * version each time ({@code expires_at} is indexed). Instead a 304 at {@code at} rewrites a row
+ * only when the rule would move its expiry later than the stored one, or its {@code last_seen_at}
+ * lags {@code at} by more than the granularity {@code g = min(cap, retention / 100)}; and when it
+ * does, it pushes the expiry {@code g} past the rule, so the next 304s within {@code g} leave the
+ * row alone. Hence, for a version the source keeps listing:
  *
  * <ul>
  *   <li>its expiry is never earlier than the rule's, and at most {@code g} later;
@@ -51,6 +51,20 @@ public record KeepAlive(Duration cap) {
   public boolean rewrites(Instant lastSeenAt, Instant expiresAt, long retentionMs, Instant at) {
     return expiresAt.isBefore(at.plusMillis(retentionMs))
         || lastSeenAt.plusMillis(granularityMs(retentionMs)).isBefore(at);
+  }
+
+  /**
+   * The expiry a full read ({@code ok}/{@code partial}) that listed a version at {@code at} leaves
+   * it: the stored one while that is not earlier than the rule's {@code at + retention}, else the
+   * rule's padded by {@code g}. Such a read sets {@code last_seen_at} exactly (a later 304 finds
+   * what the read listed by it), which alone touches no index; moving the indexed {@code
+   * expires_at} only once per {@code g} lets most listings be HOT updates.
+   */
+  public Instant listedExpiresAt(Instant storedExpiresAt, long retentionMs, Instant at) {
+    Instant rule = at.plusMillis(retentionMs);
+    return storedExpiresAt.isBefore(rule)
+        ? rule.plusMillis(granularityMs(retentionMs))
+        : storedExpiresAt;
   }
 
   /** The expiry a rewrite by a 304 at {@code at} stores (never below the stored one). */
