@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -30,6 +31,7 @@ class KeepAliveIT extends SinkItSupport {
   @Autowired ContentUpserter upserter;
   @Autowired JdbcTemplate jdbcTemplate;
   @Autowired JsonMapper json;
+  @Autowired TransactionTemplate tx;
 
   private String source;
   private Instant t;
@@ -155,5 +157,75 @@ class KeepAliveIT extends SinkItSupport {
     assertThat(row("a").expiresAt()).isEqualTo(at1.plusSeconds(1).plusMillis(DAY));
     assertThat(row("a").lastSeenAt()).isEqualTo(at1.plusSeconds(1));
     assertThat(notModified(exact, at1.plusSeconds(1))).as("moves nothing").isZero();
+  }
+
+  /** What a full read that ended at {@code at} and listed a and b did: rows written, HOT ones. */
+  private record Listed(int written, long hot) {}
+
+  private Listed fullReadListing(ContentUpserter sink, Instant at) {
+    List<ContentUpserter.Listing> listing =
+        List.of(
+            new ContentUpserter.Listing(source, "a", "hash-a", at),
+            new ContentUpserter.Listing(source, "b", "hash-b", at));
+    // one connection, so that its own HOT count can be read before and after (the backend's
+    // counts not yet flushed to the statistics: no waiting for them)
+    return tx.execute(
+        status -> {
+          long before = hotUpdates();
+          int written = sink.extendListed(listing);
+          return new Listed(written, hotUpdates() - before);
+        });
+  }
+
+  private long hotUpdates() {
+    return jdbcTemplate.queryForObject(
+        "SELECT pg_stat_get_xact_tuples_hot_updated('platform_content'::regclass)", Long.class);
+  }
+
+  @Test
+  void aFullReadSetsLastSeenExactlyAndMovesTheExpiryOnlyPastTheRuleSoMostListingsAreHot() {
+    long ga = upserter.keepAlive().granularityMs(DAY);
+    long gb = upserter.keepAlive().granularityMs(NINETY_DAYS);
+    Instant at1 = t.plusSeconds(60);
+    Row old = row("old");
+
+    // a minute after they were stored, both expiries are below the rule: moved, padded by g
+    assertThat(fullReadListing(upserter, at1).written()).isEqualTo(2);
+    assertThat(row("a").lastSeenAt()).isEqualTo(at1);
+    assertThat(row("a").expiresAt()).isEqualTo(at1.plusMillis(DAY + ga));
+    assertThat(row("b").expiresAt()).isEqualTo(at1.plusMillis(NINETY_DAYS + gb));
+
+    // the next full reads within g: last_seen_at exact, the indexed expiry kept, so HOT updates
+    Row a = row("a");
+    Row b = row("b");
+    for (Instant at : List.of(at1.plusSeconds(1), at1.plusMillis(ga))) {
+      assertThat(fullReadListing(upserter, at)).isEqualTo(new Listed(2, 2));
+      assertThat(row("a").lastSeenAt()).isEqualTo(at);
+      assertThat(row("b").lastSeenAt()).isEqualTo(at);
+      assertThat(row("a").expiresAt()).isEqualTo(a.expiresAt());
+      assertThat(row("b").expiresAt()).isEqualTo(b.expiresAt());
+    }
+
+    // beyond a's granularity its expiry moves (g past the rule), b's not yet
+    Instant at2 = at1.plusMillis(ga + 1000);
+    assertThat(fullReadListing(upserter, at2).written()).isEqualTo(2);
+    assertThat(row("a").expiresAt()).isEqualTo(at2.plusMillis(DAY + ga));
+    assertThat(row("b").expiresAt()).isEqualTo(b.expiresAt());
+
+    // a late outcome (an earlier listing) moves nothing and writes nothing
+    assertThat(fullReadListing(upserter, at1).written()).isZero();
+    assertThat(row("a").lastSeenAt()).isEqualTo(at2);
+    assertThat(row("old")).as("not listed").isEqualTo(old);
+  }
+
+  @Test
+  void withAGranularityOfZeroEveryListingAppliesTheRuleExactly() {
+    var exact = new ContentUpserter(jdbcTemplate, json, KeepAlive.EXACT);
+    for (Instant at : List.of(t.plusSeconds(60), t.plusSeconds(61))) {
+      assertThat(fullReadListing(exact, at).written()).isEqualTo(2);
+      assertThat(row("a").lastSeenAt()).isEqualTo(at);
+      assertThat(row("a").expiresAt()).isEqualTo(at.plusMillis(DAY));
+      assertThat(row("b").expiresAt()).isEqualTo(at.plusMillis(NINETY_DAYS));
+    }
   }
 }

@@ -63,4 +63,42 @@ class KeepAliveTest {
         .isEqualTo(T.plusMillis(DAY + 1));
     assertThat(KeepAlive.EXACT.rewrites(T, T.plusMillis(DAY), DAY, T)).isFalse();
   }
+
+  @Test
+  void aListingMovesTheExpiryOnlyWhenItWouldFallBelowTheRuleThenPadsIt() {
+    KeepAlive k = KeepAlive.DEFAULT;
+    long g = k.granularityMs(DAY);
+    // stored by a read at T: the next listing a minute later is below the rule, padded by g
+    Instant at1 = T.plusSeconds(60);
+    Instant expires = k.listedExpiresAt(T.plusMillis(DAY), DAY, at1);
+    assertThat(expires).isEqualTo(at1.plusMillis(DAY + g));
+    // listings within g keep it; the first beyond moves it again
+    assertThat(k.listedExpiresAt(expires, DAY, at1.plusMillis(g))).isEqualTo(expires);
+    assertThat(k.listedExpiresAt(expires, DAY, at1.plusMillis(g + 1)))
+        .isEqualTo(at1.plusMillis(DAY + 2 * g + 1));
+    // a listing older than the stored expiry's rule (a late outcome) never moves it back
+    assertThat(k.listedExpiresAt(expires, DAY, T)).isEqualTo(expires);
+    // exact: the rule itself
+    assertThat(KeepAlive.EXACT.listedExpiresAt(T.plusMillis(DAY), DAY, at1))
+        .isEqualTo(at1.plusMillis(DAY));
+  }
+
+  @Test
+  void underListingsTheExpiryIsNeverEarlierThanTheRuleAndAtMostTheGranularityLater() {
+    KeepAlive k = KeepAlive.DEFAULT;
+    long g = k.granularityMs(DAY);
+    Instant expires = T.plusMillis(DAY);
+    int moves = 0;
+    for (long s = 1; s < 10_000; s += 37) {
+      Instant at = T.plusSeconds(s);
+      Instant next = k.listedExpiresAt(expires, DAY, at);
+      moves += next.equals(expires) ? 0 : 1;
+      expires = next;
+      assertThat(expires)
+          .isAfterOrEqualTo(at.plusMillis(DAY))
+          .isBeforeOrEqualTo(at.plusMillis(DAY + g));
+    }
+    // 271 listings over 10,000 s, g = 864 s: the expiry moved about once per g, not every time
+    assertThat(moves).isBetween(11, 13);
+  }
 }
