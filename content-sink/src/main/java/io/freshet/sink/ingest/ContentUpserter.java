@@ -84,8 +84,14 @@ public class ContentUpserter {
    * stored version from any other request is a duplicate and counts when its {@code
    * content_arrival} row (request, version) is new. Times travel as epoch milliseconds; {@code
    * ms::float8 / 1000} is the same double as {@code ms / 1000.0}, without numeric arithmetic.
+   *
+   * <p>Expiry as {@link KeepAlive} keeps it ({@link #storeFromInput}'s {@code %1$s} is the
+   * granularity {@code g} of the row {@code c}): a new version is stored {@code g} past the rule, a
+   * stored one moves only when it would fall below the rule, then {@code g} past it. So the
+   * listings and redeliveries of the next {@code g} move only {@code last_seen_at}, which no index
+   * holds, and can be HOT updates.
    */
-  static final String STORE_FROM_INPUT =
+  private static final String STORE_FROM_INPUT =
       """
       repeat AS (
         SELECT * FROM unnest(?::int4[], ?::text[], ?::text[]) AS r(ord, request_id, tenant_id)
@@ -115,13 +121,16 @@ public class ContentUpserter {
                url, title, body, truncated, content_type, to_timestamp(published_ms::float8 / 1000),
                to_timestamp(fetched_ms::float8 / 1000), to_timestamp(fetched_ms::float8 / 1000),
                to_timestamp(last_seen_ms::float8 / 1000), signal_type,
-               to_timestamp(event_ms::float8 / 1000), to_timestamp(expires_ms::float8 / 1000),
+               to_timestamp(event_ms::float8 / 1000),
+               to_timestamp(expires_ms::float8 / 1000) + %2$s * interval '1 ms',
                expires_ms - fetched_ms, metadata::jsonb
           FROM resolved ORDER BY ord
         ON CONFLICT (source_id, item_id, content_hash)
           DO UPDATE SET last_seen_at = greatest(c.last_seen_at, excluded.last_seen_at),
-                        expires_at = greatest(c.expires_at,
-                                              excluded.last_seen_at + c.retention_ms * interval '1 ms')
+                        expires_at =
+                          CASE WHEN c.expires_at < excluded.last_seen_at + c.retention_ms * interval '1 ms'
+                               THEN excluded.last_seen_at + (c.retention_ms + %1$s) * interval '1 ms'
+                               ELSE c.expires_at END
         RETURNING (xmax = 0) AS inserted, c.version_of IS NOT NULL AS is_version, c.id,
                   c.request_id AS stored_by, c.source_id, c.item_id, c.content_hash
       ),
@@ -178,7 +187,15 @@ public class ContentUpserter {
         FROM upserted
       """;
 
-  private static final String STORE = INPUT_UNNEST + STORE_FROM_INPUT;
+  /**
+   * Everything after {@code input}, for a keep-alive granularity cap of {@code capMs} ({@link
+   * KeepAlive#cap}).
+   */
+  static String storeFromInput(long capMs) {
+    return STORE_FROM_INPUT.formatted(
+        granularity(capMs),
+        "least(" + capMs + "::int8, greatest(expires_ms - fetched_ms, 0) / 100)");
+  }
 
   // The content listener may hold some of these rows: a deadlock fails one batch, which is retried.
   // last_seen_at moves exactly (a later 304 finds what the read listed by it; it is in no index);
@@ -207,6 +224,7 @@ public class ContentUpserter {
   private final KeepAlive keepAlive;
   private final String extendUnchanged;
   private final String extendListed;
+  private final String store;
 
   @Autowired
   ContentUpserter(JdbcTemplate jdbc, JsonMapper json, SinkProperties props) {
@@ -219,6 +237,7 @@ public class ContentUpserter {
     this.keepAlive = keepAlive;
     this.extendUnchanged = extendUnchanged(keepAlive.cap().toMillis());
     this.extendListed = EXTEND_LISTED.formatted(granularity(keepAlive.cap().toMillis()));
+    this.store = INPUT_UNNEST + storeFromInput(keepAlive.cap().toMillis());
   }
 
   /** How this instance's 304s keep versions alive. */
@@ -239,7 +258,7 @@ public class ContentUpserter {
 
   private Result run(Connection conn, UpsertPlan plan) throws SQLException {
     List<Object[]> values = rowValues(plan);
-    try (PreparedStatement st = conn.prepareStatement(STORE)) {
+    try (PreparedStatement st = conn.prepareStatement(store)) {
       for (int c = 0; c < INPUT_TYPES.length; c++) {
         st.setObject(c + 1, column(values, c));
       }

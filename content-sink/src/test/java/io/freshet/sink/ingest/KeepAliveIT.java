@@ -2,6 +2,7 @@ package io.freshet.sink.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.freshet.sink.testing.ContentEvents;
 import io.freshet.sink.testing.SinkItSupport;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -227,5 +228,53 @@ class KeepAliveIT extends SinkItSupport {
       assertThat(row("a").expiresAt()).isEqualTo(at.plusMillis(DAY));
       assertThat(row("b").expiresAt()).isEqualTo(at.plusMillis(NINETY_DAYS));
     }
+  }
+
+  /** Stores {@code item}'s version 1 as fetched at {@code at}, in one transaction: HOT updates. */
+  private long arrive(ContentUpserter sink, String item, Instant at) {
+    var version = ContentVersion.of(ContentEvents.item(source, item, 1, at), Duration.ofDays(1));
+    return tx.execute(
+        status -> {
+          long before = hotUpdates();
+          sink.upsert(UpsertPlan.of(List.of(version)));
+          return hotUpdates() - before;
+        });
+  }
+
+  @Test
+  void anArrivalIsStoredTheGranularityPastTheRuleSoItsNextListingsAndRedeliveriesAreHot() {
+    long g = upserter.keepAlive().granularityMs(DAY);
+    Instant at = t.plusSeconds(600);
+    arrive(upserter, "new", at);
+    assertThat(row("new").expiresAt()).isEqualTo(at.plusMillis(DAY + g));
+    assertThat(row("new").lastSeenAt()).isEqualTo(at);
+
+    // a redelivery fetched a second later, and a listing within g: last_seen_at only, HOT
+    assertThat(arrive(upserter, "new", at.plusSeconds(1))).isEqualTo(1);
+    assertThat(row("new").lastSeenAt()).isEqualTo(at.plusSeconds(1));
+    Instant listedAt = at.plusMillis(g);
+    long hot =
+        tx.execute(
+            status -> {
+              long before = hotUpdates();
+              upserter.extendListed(
+                  List.of(
+                      new ContentUpserter.Listing(
+                          source, "new", ContentEvents.sha256("new@v1"), listedAt)));
+              return hotUpdates() - before;
+            });
+    assertThat(hot).isEqualTo(1);
+    assertThat(row("new").lastSeenAt()).isEqualTo(listedAt);
+    assertThat(row("new").expiresAt()).isEqualTo(at.plusMillis(DAY + g));
+
+    // a redelivery beyond g moves the expiry g past the rule again
+    Instant later = listedAt.plusSeconds(1);
+    arrive(upserter, "new", later);
+    assertThat(row("new").expiresAt()).isEqualTo(later.plusMillis(DAY + g));
+
+    // exactly the rule with a granularity of zero
+    var exact = new ContentUpserter(jdbcTemplate, json, KeepAlive.EXACT);
+    arrive(exact, "exact", at);
+    assertThat(row("exact").expiresAt()).isEqualTo(at.plusMillis(DAY));
   }
 }

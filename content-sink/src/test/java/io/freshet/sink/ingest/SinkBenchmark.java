@@ -490,7 +490,7 @@ public final class SinkBenchmark {
                   + ") AS i("
                   + ContentUpserter.INPUT_COLUMNS
                   + ", ord)), "
-                  + ContentUpserter.STORE_FROM_INPUT;
+                  + ContentUpserter.storeFromInput(KeepAlive.DEFAULT.cap().toMillis());
             });
     try (PreparedStatement st = conn.prepareStatement(sql)) {
       int p = 1;
@@ -540,7 +540,7 @@ public final class SinkBenchmark {
             "WITH input AS MATERIALIZED (SELECT *, "
                 + ContentUpserter.DRAW_ID
                 + " FROM upsert_staging), "
-                + ContentUpserter.STORE_FROM_INPUT)) {
+                + ContentUpserter.storeFromInput(KeepAlive.DEFAULT.cap().toMillis()))) {
       ContentUpserter.bindRepeats(st, 1, plan);
       ContentUpserter.execute(st, plan);
     }
