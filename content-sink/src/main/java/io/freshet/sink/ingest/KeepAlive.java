@@ -4,27 +4,40 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * When a 304 ("not modified") rewrites a version it keeps alive, and to what: the rule that {@link
- * ContentUpserter}'s keep-alive statement applies row by row in SQL, written here once in plain
- * Java (the statement's tests check the database against it).
+ * How coarsely the sink keeps a version's expiry, and when a 304 ("not modified") rewrites a
+ * version it keeps alive: the rules that {@link ContentUpserter}'s statements apply row by row in
+ * SQL, written here once in plain Java (the statements' tests check the database against them).
  *
  * <p>The TTL rule is {@code expires_at = (the latest time the source listed the version) +
- * retention}. A 304 lists everything the source's latest full read listed, and most fetches end in
- * a 304, so applying the rule exactly rewrites every listed row on every 304 — a new, non-HOT row
- * version each time ({@code expires_at} is indexed). Instead a 304 at {@code at} rewrites a row
- * only when the rule would move its expiry later than the stored one, or its {@code last_seen_at}
- * lags {@code at} by more than the granularity {@code g = min(cap, retention / 100)}; and when it
- * does, it pushes the expiry {@code g} past the rule, so the next 304s within {@code g} leave the
- * row alone. Hence, for a version the source keeps listing:
+ * retention}. Applied exactly, every listing rewrites the row's indexed {@code expires_at}: a new
+ * row version with an entry in each of the table's indexes (not HOT), for every version a fetch
+ * lists — every item of a feed on every full read, everything the last full read listed on every
+ * 304. With the granularity {@code g = min(cap, retention / 100)}:
+ *
+ * <ul>
+ *   <li>a new version is stored with its expiry {@code g} past the rule; an arrival or a full read
+ *       ({@code ok}/{@code partial}) that lists a stored version sets its {@code last_seen_at}
+ *       exactly and moves its expiry only when the stored one is earlier than the rule's, then
+ *       {@code g} past it ({@link #listedExpiresAt}) — so the listings of the next {@code g} move
+ *       only {@code last_seen_at}, which no index holds, and can be HOT updates;
+ *   <li>a 304 at {@code at} rewrites a row only when the rule would move its expiry later than the
+ *       stored one, or its {@code last_seen_at} lags {@code at} by more than {@code g}; and when it
+ *       does, it sets {@code last_seen_at = at} and pushes the expiry {@code g} past the rule
+ *       ({@link #rewrites}, {@link #expiresAt}), so the next 304s within {@code g} leave the row
+ *       alone.
+ * </ul>
+ *
+ * Hence, for a version the source keeps listing:
  *
  * <ul>
  *   <li>its expiry is never earlier than the rule's, and at most {@code g} later;
- *   <li>its {@code last_seen_at} is at most {@code g} older than the latest 304 that listed it
- *       (exact for full reads and arriving content, which are not coalesced).
+ *   <li>its {@code last_seen_at} is at most {@code g} older than the latest 304 that listed it, and
+ *       exact for full reads and arriving content (a later 304 finds what the last full read listed
+ *       by {@code last_seen_at}).
  * </ul>
  *
- * <p>A cap of zero is the exact rule (every 304 moves both columns, as before; only rows it would
- * not change are skipped).
+ * <p>A cap of zero is the exact rule (every listing moves both columns, as before; only rows it
+ * would not change are skipped).
  *
  * @param cap the largest granularity ({@code freshet.sink.keep-alive-granularity}, 1 h)
  */
