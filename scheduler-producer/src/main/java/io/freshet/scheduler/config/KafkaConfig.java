@@ -57,23 +57,13 @@ class KafkaConfig {
   }
 
   /**
-   * A poll's records per call: the outcomes and stats of a poll are applied in one transaction of a
-   * few statements (the listeners decode, so a dead letter keeps the original bytes, and
-   * dead-letter their own poison records after storing the rest).
+   * A poll's records per call: the outcomes, stats and push events of a poll are applied in one
+   * transaction of a few statements (the listeners decode, so a dead letter keeps the original
+   * bytes, and dead-letter their own poison records after storing the rest).
    */
   @Bean
   ConcurrentKafkaListenerContainerFactory<String, byte[]> batchListenerFactory(
       ListenerFactories factories) {
     return factories.batches(1);
-  }
-
-  /**
-   * One record per call: each push event is applied on its own (the listener decodes, so a dead
-   * letter keeps the original bytes).
-   */
-  @Bean
-  ConcurrentKafkaListenerContainerFactory<String, byte[]> rawListenerFactory(
-      ListenerFactories factories) {
-    return factories.records(1);
   }
 }

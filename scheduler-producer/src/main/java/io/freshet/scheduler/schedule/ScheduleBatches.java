@@ -100,6 +100,30 @@ public class ScheduleBatches {
       """
           .formatted(instant("u.updated_at"), instant("u.due"));
 
+  // Push notifications (PushReceivedListener): the rows a poll's notifications name, locked in the
+  // id order of the other listeners' locking reads, with what the rule of REQUEST_PUSHED_FETCH
+  // (ScheduleRepository) reads.
+  private static final String LOCK_PUSHED =
+      "SELECT s.id, s.enabled, s.push_received_at FROM scheduler.sources s"
+          + " WHERE s.id = ANY(?::uuid[]) ORDER BY s.id FOR UPDATE";
+
+  // ScheduleRepository.REQUEST_PUSHED_FETCH for many sources, each once, with its newest
+  // notification of the run; its conditions stay, so a row the caller's decision got wrong is left
+  // alone rather than written.
+  private static final String REQUEST_PUSHED_FETCHES =
+      """
+      UPDATE scheduler.sources s SET
+          manual_requested = true, push_requested = true,
+          push_received_at = %1$s,
+          next_due_at = CASE WHEN s.lease_until IS NULL OR s.lease_until <= ?
+                             THEN least(s.next_due_at, ?) ELSE s.next_due_at END,
+          updated_at = ?
+      FROM unnest(?::uuid[], ?::int8[]) AS u(id, received_at)
+      WHERE s.id = u.id AND s.enabled
+        AND (s.push_received_at IS NULL OR s.push_received_at < %1$s)
+      """
+          .formatted(instant("u.received_at"));
+
   private final JdbcTemplate jdbc;
 
   public ScheduleBatches(JdbcTemplate jdbc) {
@@ -317,6 +341,63 @@ public class ScheduleBatches {
                 updatedAt,
                 reschedule,
                 due));
+  }
+
+  /**
+   * What a push notification's fetch-now reads of a source's row.
+   *
+   * @param pushReceivedAt the latest notification applied to it, or null
+   */
+  public record PushedRow(boolean enabled, Instant pushReceivedAt) {}
+
+  /**
+   * The rows of {@code ids} as push notifications read them, locked until the surrounding
+   * transaction ends, in id order; a source that is gone has no entry.
+   */
+  public Map<UUID, PushedRow> lockPushed(Collection<UUID> ids) {
+    Map<UUID, PushedRow> rows = new LinkedHashMap<>();
+    if (ids.isEmpty()) {
+      return rows;
+    }
+    jdbc.query(
+        LOCK_PUSHED,
+        ps -> ps.setObject(1, text(ids)),
+        (rs, n) -> {
+          rows.put(
+              rs.getObject("id", UUID.class),
+              new PushedRow(rs.getBoolean("enabled"), ScheduleRow.instant(rs, "push_received_at")));
+          return null;
+        });
+    return rows;
+  }
+
+  /**
+   * The fetch-now of a notification received at {@code receivedAt} ({@link
+   * ScheduleRepository#requestPushedFetch}): a source's newest notification that is newer than its
+   * stored one.
+   */
+  public record PushedFetch(UUID id, Instant receivedAt) {}
+
+  /**
+   * Requests the fetches of {@code fetches}, each source at most once, in one statement: flags each
+   * source and, unless a claim's lease is active at {@code now}, makes it due now; as {@link
+   * ScheduleRepository#requestPushedFetch} does for one, and with the same conditions.
+   *
+   * @return the rows written
+   */
+  public int requestPushedFetches(List<PushedFetch> fetches, Instant now) {
+    if (fetches.isEmpty()) {
+      return 0;
+    }
+    int n = fetches.size();
+    String[] ids = new String[n];
+    Long[] receivedAt = new Long[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = fetches.get(i).id().toString();
+      receivedAt[i] = micros(fetches.get(i).receivedAt());
+    }
+    Timestamp at = Timestamp.from(now);
+    return jdbc.update(REQUEST_PUSHED_FETCHES, ps -> bind(ps, at, at, at, ids, receivedAt));
   }
 
   /** An instant parameter travelling as microseconds since the epoch, as a {@code timestamptz}. */
