@@ -1,7 +1,8 @@
 package io.freshet.schemas.serde;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
@@ -52,7 +53,8 @@ final class SchemaIdCachingSerializer<T extends SpecificRecord> implements Seria
       return bytes;
     }
     try {
-      var out = new ByteArrayOutputStream(256);
+      Output out = outputs.get();
+      out.reset();
       out.write(ConfluentWireFormat.MAGIC_BYTE);
       out.write(id >>> 24);
       out.write(id >>> 16);
@@ -62,7 +64,7 @@ final class SchemaIdCachingSerializer<T extends SpecificRecord> implements Seria
       encoders.set(encoder);
       writers.computeIfAbsent(schema, SpecificDatumWriter::new).write(data, encoder);
       encoder.flush();
-      return out.toByteArray();
+      return out.copyAndRelease();
     } catch (IOException | RuntimeException e) {
       throw new SerializationException(
           "topic " + topic + ": cannot write " + schema.getFullName() + ": " + e.getMessage(), e);
@@ -72,5 +74,60 @@ final class SchemaIdCachingSerializer<T extends SpecificRecord> implements Seria
   @Override
   public void close() {
     delegate.close();
+  }
+
+  /**
+   * A thread's output buffer, used again for its next record: a new stream per record grew from a
+   * small array to the record's size through a copy per doubling, then copied the result once more
+   * — for a fetched item with its body, several times the record in garbage. A buffer grown past
+   * {@link #KEPT_BYTES} by a large record is let go after it, so a thread keeps little.
+   */
+  private final ThreadLocal<Output> outputs = ThreadLocal.withInitial(Output::new);
+
+  static final int KEPT_BYTES = 64 * 1024;
+
+  /** An unsynchronised byte array output stream that can be reset and shrunk. */
+  static final class Output extends OutputStream {
+    private static final int INITIAL_BYTES = 512;
+    private byte[] bytes = new byte[INITIAL_BYTES];
+    private int size;
+
+    void reset() {
+      size = 0;
+    }
+
+    @Override
+    public void write(int b) {
+      ensure(size + 1);
+      bytes[size++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      java.util.Objects.checkFromIndexSize(off, len, b.length);
+      ensure(size + len);
+      System.arraycopy(b, off, bytes, size, len);
+      size += len;
+    }
+
+    private void ensure(int needed) {
+      if (needed > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(needed, bytes.length * 2));
+      }
+    }
+
+    /** What was written since the last reset, as an array of its own; a grown buffer let go. */
+    byte[] copyAndRelease() {
+      byte[] copy = Arrays.copyOf(bytes, size);
+      if (bytes.length > KEPT_BYTES) {
+        bytes = new byte[INITIAL_BYTES];
+      }
+      size = 0;
+      return copy;
+    }
+
+    int capacity() {
+      return bytes.length;
+    }
   }
 }

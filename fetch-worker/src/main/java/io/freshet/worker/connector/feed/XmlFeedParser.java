@@ -39,7 +39,13 @@ import org.jdom2.Content;
 import org.jdom2.Document;
 import org.jdom2.Element;
 import org.jdom2.JDOMException;
+import org.jdom2.JDOMFactory;
 import org.jdom2.Namespace;
+import org.jdom2.input.sax.SAXEngine;
+import org.jdom2.input.sax.SAXHandler;
+import org.jdom2.input.sax.SAXHandlerFactory;
+import org.xml.sax.SAXNotRecognizedException;
+import org.xml.sax.SAXNotSupportedException;
 
 /**
  * RSS/Atom/RDF through Rome. The charset comes from the BOM, the XML prolog and the HTTP header,
@@ -137,7 +143,7 @@ final class XmlFeedParser {
    * document again with them.
    */
   private static Parsed strict(String text, URI base) throws FeedException, JDOMException {
-    Input input = new Input();
+    Input input = Input.forText(text.length());
     Document document;
     // the healed copy of the text is let go as soon as the document is built, before Rome's feed
     try (Reader reader = new StringReader(EntityFixer.fix(text))) {
@@ -240,6 +246,15 @@ final class XmlFeedParser {
 
   /** {@code body} in {@code charset}, or null when it is not valid in it. */
   private static String strictly(Charset charset, byte[] body) {
+    if (charset.equals(StandardCharsets.UTF_8)) {
+      // The JDK's own UTF-8 constructor is many times faster than a decoder and makes no char
+      // buffer to copy from; it replaces what is malformed with U+FFFD, so a result without any
+      // is the body read strictly. One with U+FFFD (malformed, or written) is read again below.
+      String text = new String(body, StandardCharsets.UTF_8);
+      if (text.indexOf('\uFFFD') < 0) {
+        return text;
+      }
+    }
     try {
       return charset
           .newDecoder()
@@ -261,17 +276,114 @@ final class XmlFeedParser {
     return true;
   }
 
-  /** Rome's input, its SAX builder reachable, DOCTYPEs refused. */
+  /**
+   * Documents up to this many characters are parsed by their parse thread's own {@link Input};
+   * larger ones by one of their own, so that what a parser keeps between documents (buffers as
+   * large as the largest text or attribute it read) stays small.
+   */
+  static final int REUSED_UP_TO_CHARS = 1 << 20;
+
+  private static final ThreadLocal<Input> THREAD_INPUT = new ThreadLocal<>();
+
+  /**
+   * Rome's input, DOCTYPEs refused, with its SAX engine built once and kept. Rome makes a new SAX
+   * builder per document, and the builder a new parser twice (once to see which features it
+   * supports, once to parse): building the JDK's parser — its scanners, entity manager and their
+   * buffers — was most of the allocation of parsing a small feed and a tenth of its CPU. An engine
+   * parses one document at a time, and resets its parser and handler before and after each; its
+   * symbol table is made anew per document ({@code jdk.xml.resetSymbolTable}), so no name read in
+   * one document is kept for the next. An engine whose parse failed is not used again.
+   */
   private static final class Input extends WireFeedInput {
-    Input() {
+    private final SAXEngine engine;
+
+    private Input() throws JDOMException {
       super(false, java.util.Locale.US);
       setAllowDoctypes(false);
+      com.rometools.rome.io.SAXBuilder builder = createSAXBuilder();
+      if (supports(builder, RESET_SYMBOL_TABLE)) {
+        builder.setFeature(RESET_SYMBOL_TABLE, true);
+      }
+      builder.setSAXHandlerFactory(new KeptSettings(builder));
+      engine = builder.buildEngine();
+    }
+
+    /**
+     * Handlers that keep the builder's settings across documents: JDOM's handler resets its entity
+     * expansion to on and its white-space settings to off after every document, where Rome asks for
+     * expansion off, so a kept engine would parse its second document otherwise than its first.
+     */
+    private record KeptSettings(boolean expand, boolean ignoringWhite, boolean ignoringBoundary)
+        implements SAXHandlerFactory {
+      KeptSettings(org.jdom2.input.SAXBuilder builder) {
+        this(
+            builder.getExpandEntities(),
+            builder.getIgnoringElementContentWhitespace(),
+            builder.getIgnoringBoundaryWhitespace());
+      }
+
+      @Override
+      public SAXHandler createSAXHandler(JDOMFactory factory) {
+        return new SAXHandler(factory) {
+          @Override
+          protected void resetSubCLass() {
+            setExpandEntities(expand);
+            setIgnoringElementContentWhitespace(ignoringWhite);
+            setIgnoringBoundaryWhitespace(ignoringBoundary);
+          }
+        };
+      }
+    }
+
+    /** This thread's input for a document of {@code chars} characters, or a new one. */
+    static Input forText(int chars) throws JDOMException {
+      if (chars > REUSED_UP_TO_CHARS) {
+        return new Input();
+      }
+      Input input = THREAD_INPUT.get();
+      if (input == null) {
+        input = new Input();
+        THREAD_INPUT.set(input);
+      }
+      return input;
     }
 
     Document document(Reader reader) throws JDOMException, IOException {
-      return createSAXBuilder().build(reader);
+      boolean parsed = false;
+      try {
+        Document document = engine.build(reader);
+        parsed = true;
+        return document;
+      } finally {
+        if (!parsed && THREAD_INPUT.get() == this) {
+          THREAD_INPUT.remove();
+        }
+      }
+    }
+
+    /** This thread's kept engine, null when it has none (for tests). */
+    static SAXEngine threadEngine() {
+      Input input = THREAD_INPUT.get();
+      return input == null ? null : input.engine;
+    }
+
+    private static boolean supports(com.rometools.rome.io.SAXBuilder builder, String feature)
+        throws JDOMException {
+      try {
+        builder.createParser().getFeature(feature);
+        return true;
+      } catch (SAXNotRecognizedException | SAXNotSupportedException e) {
+        return false;
+      }
     }
   }
+
+  /** This thread's kept SAX engine, null when it has none: for tests of what it keeps. */
+  static SAXEngine threadEngine() {
+    return Input.threadEngine();
+  }
+
+  private static final String RESET_SYMBOL_TABLE = "jdk.xml.resetSymbolTable";
 
   // The document's own BOM or XML declaration wins over the HTTP header, which servers often get
   // wrong (a UTF-8 file served as ISO-8859-1); the header decides only when the document is silent.

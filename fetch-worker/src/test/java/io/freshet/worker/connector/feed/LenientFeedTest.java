@@ -48,6 +48,35 @@ class LenientFeedTest {
   }
 
   @Test
+  void aReplacementCharacterWrittenInValidUtf8IsTextNotAnEncodingToHeal() throws Exception {
+    byte[] body =
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss version=\"2.0\"><channel><title>t</title>"
+                + "<item><guid>a</guid><title>Caf\u00e9 \uFFFD as written</title></item>"
+                + "</channel></rss>")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    List<RawItem> items = feed.parse(body, "application/rss+xml", URI.create("https://f.example/"));
+    assertThat(items.getFirst().title()).isEqualTo("Caf\u00e9 \uFFFD as written");
+    assertThat(fixes).isEmpty();
+  }
+
+  @Test
+  void aByteThatIsNotUtf8InAUtf8FeedIsReadAsWindows1252AndTheRestAsUtf8() throws Exception {
+    byte[] head =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss version=\"2.0\"><channel><title>t</title><item><guid>a</guid><title>Caf"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] tail =
+        " cr\u00e8me</title></item></channel></rss>"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] body = new byte[head.length + 1 + tail.length];
+    System.arraycopy(head, 0, body, 0, head.length);
+    body[head.length] = (byte) 0xe9; // é in windows-1252, malformed in UTF-8
+    System.arraycopy(tail, 0, body, head.length + 1, tail.length);
+    List<RawItem> items = feed.parse(body, "application/rss+xml", URI.create("https://f.example/"));
+    assertThat(items.getFirst().title()).isEqualTo("Caf\u00e9 cr\u00e8me");
+    assertThat(fixes).containsExactly("encoding");
+  }
+
+  @Test
   void entitiesAreHealedOutsideCdataOnlyAndAnUnknownOneStaysText() throws Exception {
     List<RawItem> items = parse("lenient-entities.xml", "application/rss+xml");
     assertThat(items.get(0).url()).isEqualTo("https://e.example/1?a=1&b=2");
