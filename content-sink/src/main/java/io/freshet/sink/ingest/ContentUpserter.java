@@ -193,8 +193,7 @@ public class ContentUpserter {
    */
   static String storeFromInput(long capMs) {
     return STORE_FROM_INPUT.formatted(
-        granularity(capMs),
-        "least(" + capMs + "::int8, greatest(expires_ms - fetched_ms, 0) / 100)");
+        granularity(capMs), granularity(capMs, "expires_ms - fetched_ms"));
   }
 
   // The content listener may hold some of these rows: a deadlock fails one batch, which is retried.
@@ -377,7 +376,12 @@ public class ContentUpserter {
 
   /** {@link KeepAlive#granularityMs} in SQL, of the row {@code c}, for a cap of {@code capMs}. */
   private static String granularity(long capMs) {
-    return "least(" + capMs + "::int8, greatest(c.retention_ms, 0) / 100)";
+    return granularity(capMs, "c.retention_ms");
+  }
+
+  /** {@link KeepAlive#granularityMs} in SQL of a retention given by {@code retentionMs}. */
+  private static String granularity(long capMs, String retentionMs) {
+    return "least(" + capMs + "::int8, greatest(" + retentionMs + ", 0) / 100)";
   }
 
   /**

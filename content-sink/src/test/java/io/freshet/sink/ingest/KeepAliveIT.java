@@ -168,13 +168,22 @@ class KeepAliveIT extends SinkItSupport {
         List.of(
             new ContentUpserter.Listing(source, "a", "hash-a", at),
             new ContentUpserter.Listing(source, "b", "hash-b", at));
-    // one connection, so that its own HOT count can be read before and after (the backend's
-    // counts not yet flushed to the statistics: no waiting for them)
+    int[] written = new int[1];
+    long hot = hotUpdatesOf(() -> written[0] = sink.extendListed(listing));
+    return new Listed(written[0], hot);
+  }
+
+  /**
+   * The HOT updates of {@code platform_content} that {@code work} made, run in one transaction so
+   * that its own count can be read before and after (the backend's counts not yet flushed to the
+   * statistics: no waiting for them).
+   */
+  private long hotUpdatesOf(Runnable work) {
     return tx.execute(
         status -> {
           long before = hotUpdates();
-          int written = sink.extendListed(listing);
-          return new Listed(written, hotUpdates() - before);
+          work.run();
+          return hotUpdates() - before;
         });
   }
 
@@ -233,12 +242,7 @@ class KeepAliveIT extends SinkItSupport {
   /** Stores {@code item}'s version 1 as fetched at {@code at}, in one transaction: HOT updates. */
   private long arrive(ContentUpserter sink, String item, Instant at) {
     var version = ContentVersion.of(ContentEvents.item(source, item, 1, at), Duration.ofDays(1));
-    return tx.execute(
-        status -> {
-          long before = hotUpdates();
-          sink.upsert(UpsertPlan.of(List.of(version)));
-          return hotUpdates() - before;
-        });
+    return hotUpdatesOf(() -> sink.upsert(UpsertPlan.of(List.of(version))));
   }
 
   @Test
@@ -254,15 +258,12 @@ class KeepAliveIT extends SinkItSupport {
     assertThat(row("new").lastSeenAt()).isEqualTo(at.plusSeconds(1));
     Instant listedAt = at.plusMillis(g);
     long hot =
-        tx.execute(
-            status -> {
-              long before = hotUpdates();
-              upserter.extendListed(
-                  List.of(
-                      new ContentUpserter.Listing(
-                          source, "new", ContentEvents.sha256("new@v1"), listedAt)));
-              return hotUpdates() - before;
-            });
+        hotUpdatesOf(
+            () ->
+                upserter.extendListed(
+                    List.of(
+                        new ContentUpserter.Listing(
+                            source, "new", ContentEvents.sha256("new@v1"), listedAt))));
     assertThat(hot).isEqualTo(1);
     assertThat(row("new").lastSeenAt()).isEqualTo(listedAt);
     assertThat(row("new").expiresAt()).isEqualTo(at.plusMillis(DAY + g));
