@@ -22,8 +22,9 @@
 # Defaults: both regimes, 2 alternations of 3-minute windows, 90 s warm-up of each side, 20 s settle
 # after each resume, every 1 s, sources on as many hosts: unchanged 6,000 (beyond the traces' 1,496
 # the catalog repeats them as copies, each a source of its own, up to 100,000: 1,496 due every
-# second offer only ~1,000 fetches/s, which leaves a 2-core machine half idle), new 1,496; bare loop 400 at once (the worker's
-# 4 consumers x 100 records); regime unchanged: the bundled traces at wall speed (--unchanged-scale 1:
+# second offer only ~1,000 fetches/s, which leaves a 2-core machine half idle), new 2,000 (1,496
+# no longer kept 2 cores busy once the stack cost ~2.2 ms per fetch); bare loop 400 at once (the worker's
+# 4 consumers x 100 records), in a JVM of its own with the worker's JVM options; regime unchanged: the bundled traces at wall speed (--unchanged-scale 1:
 # nearly every fetch a 304); regime new: every source publishes an item every --publish-every 1 s
 # (a synthetic catalog of the same mix of kinds), and the bare loop GETs unconditionally.
 set -euo pipefail

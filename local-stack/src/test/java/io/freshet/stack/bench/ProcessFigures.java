@@ -30,10 +30,27 @@ final class ProcessFigures {
 
   static final String BENCH = "bench + demo web";
 
+  /** The PostgreSQL backend of the benchmark's own queries (the lag samples). */
+  static final String BENCH_PG = "bench's PostgreSQL queries";
+
+  /** Whether a part is the benchmark's own rather than the stack's. */
+  static boolean benchPart(String part) {
+    return part.equals(BENCH) || part.equals(BENCH_PG) || part.equals(BareLoopProcess.PART);
+  }
+
   private final BenchStack stack;
+  private final Map<Long, String> named = new java.util.concurrent.ConcurrentHashMap<>();
 
   ProcessFigures(BenchStack stack) {
     this.stack = stack;
+  }
+
+  /**
+   * Reports a process under a part name of its own: a child of this JVM (not a service), or a
+   * PostgreSQL backend that serves the benchmark rather than the stack.
+   */
+  void name(long pid, String part) {
+    named.put(pid, part);
   }
 
   /** pid → part name, for every process of the stack and this JVM. */
@@ -75,6 +92,14 @@ final class ProcessFigures {
     } catch (IOException | RuntimeException e) {
       // not found: PostgreSQL is left out
     }
+    named.forEach(
+        (pid, part) -> {
+          if (ProcessHandle.of(pid).isPresent()) {
+            out.put(pid, part);
+          } else {
+            named.remove(pid); // ended: its CPU can no longer be read
+          }
+        });
     return out;
   }
 

@@ -4,11 +4,16 @@ import io.freshet.stack.demoweb.DemoSource;
 import io.freshet.stack.demoweb.DemoWeb;
 import io.freshet.stack.demoweb.Kind;
 import io.freshet.worker.connector.feed.FeedConnector;
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,17 +29,65 @@ import java.util.zip.GZIPInputStream;
  * source's last 200, as the worker asks, unless told otherwise — and, for a 200 of a feed (RSS,
  * Atom, JSON Feed), parse it with the worker's own {@link FeedConnector}; calendars, APIs and pages
  * are read but not parsed. Nothing is stored or sent anywhere. Runs for a given time.
+ *
+ * <p>It runs in a JVM of its own ({@link #main}, started by {@link BareLoopProcess}) with the
+ * worker's JVM options, so that its figure depends neither on the benchmark's JVM — which serves
+ * the demo webs and holds the ground truth of every item published, growing through the run — nor
+ * on what that JVM did in the pipeline window before.
  */
 final class SteadyBareLoop {
 
   /** What one window did. */
-  record Result(long fetches, long ok, long notModified, long failed, long parsed, long items) {}
+  record Result(long fetches, long ok, long notModified, long failed, long parsed, long items) {
+
+    /** One line of the process's answer: the six counts, space-separated. */
+    String line() {
+      return fetches + " " + ok + " " + notModified + " " + failed + " " + parsed + " " + items;
+    }
+
+    static Result parse(String line) {
+      String[] f = line.trim().split(" ");
+      if (f.length != 6) {
+        throw new IllegalArgumentException("not a bare loop result: " + line);
+      }
+      long[] v = new long[6];
+      for (int i = 0; i < 6; i++) {
+        v[i] = Long.parseLong(f[i]);
+      }
+      return new Result(v[0], v[1], v[2], v[3], v[4], v[5]);
+    }
+  }
+
+  /**
+   * One source as the loop sees it: its URL, the content type to assume without a header, and
+   * whether its documents are feeds (parsed) or not (read only).
+   */
+  record Target(String id, String url, String contentType, boolean feed) {
+
+    static Target of(DemoWeb twin, DemoSource s) {
+      Kind k = s.kind();
+      return new Target(
+          s.id(),
+          twin.url(s),
+          k.contentType(),
+          k == Kind.RSS || k == Kind.ATOM || k == Kind.JSON_FEED);
+    }
+
+    /** A tab-separated line (no field holds a tab or a line break). */
+    String line() {
+      return id + "\t" + url + "\t" + contentType + "\t" + feed;
+    }
+
+    static Target parse(String line) {
+      String[] f = line.split("\t");
+      return new Target(f[0], f[1], f[2], Boolean.parseBoolean(f[3]));
+    }
+  }
 
   private record Validators(String etag, String lastModified) {}
 
-  private final DemoWeb twin;
   private final int concurrency;
-  private final List<DemoSource> sources;
+  private final List<Target> sources;
   private final ConcurrentHashMap<String, Validators> validators = new ConcurrentHashMap<>();
   private final HttpClient client =
       HttpClient.newBuilder()
@@ -49,11 +102,30 @@ final class SteadyBareLoop {
    * @param conditional whether GETs carry the validators of the source's last 200 (as the worker's
    *     do); unconditional ones make every answer a 200 whose document is parsed
    */
-  SteadyBareLoop(DemoWeb twin, int concurrency, boolean conditional) {
-    this.twin = twin;
+  SteadyBareLoop(List<Target> sources, int concurrency, boolean conditional) {
     this.conditional = conditional;
     this.concurrency = concurrency;
-    this.sources = new ArrayList<>(twin.catalog().sources());
+    this.sources = new ArrayList<>(sources);
+  }
+
+  /**
+   * The loop's own JVM: {@code main <targets file> <concurrency> <conditional>}; then, for each
+   * line {@code run <millis>} on standard input, runs that long and answers one line {@link
+   * Result#line()} on standard output. Ends at the end of its input.
+   */
+  public static void main(String[] args) throws Exception {
+    List<Target> targets =
+        Files.readAllLines(Path.of(args[0])).stream().map(Target::parse).toList();
+    SteadyBareLoop loop =
+        new SteadyBareLoop(targets, Integer.parseInt(args[1]), Boolean.parseBoolean(args[2]));
+    var in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = in.readLine(); line != null; line = in.readLine()) {
+      if (line.startsWith("run ")) {
+        Result r = loop.run(Duration.ofMillis(Long.parseLong(line.substring(4).trim())));
+        System.out.println(r.line());
+        System.out.flush();
+      }
+    }
   }
 
   Result run(Duration length) throws Exception {
@@ -71,7 +143,7 @@ final class SteadyBareLoop {
         pool.submit(
             () -> {
               while (!stop.get() && System.nanoTime() < end) {
-                DemoSource s = sources.get((int) (next.getAndIncrement() % sources.size()));
+                Target s = sources.get((int) (next.getAndIncrement() % sources.size()));
                 try {
                   int n = fetch(s);
                   if (n == -304) {
@@ -99,8 +171,8 @@ final class SteadyBareLoop {
   }
 
   /** -304 for not modified, -1 for a 200 not parsed, else the items parsed. */
-  private int fetch(DemoSource s) throws Exception {
-    String url = twin.url(s);
+  private int fetch(Target s) throws Exception {
+    String url = s.url();
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(url))
             .timeout(Duration.ofSeconds(30))
@@ -128,10 +200,9 @@ final class SteadyBareLoop {
     if (r.headers().firstValue("Content-Encoding").orElse("").equals("gzip")) {
       body = new GZIPInputStream(new ByteArrayInputStream(body)).readAllBytes();
     }
-    Kind k = s.kind();
-    if (k == Kind.RSS || k == Kind.ATOM || k == Kind.JSON_FEED) {
+    if (s.feed()) {
       return parser
-          .parse(body, r.headers().firstValue("Content-Type").orElse(k.contentType()), r.uri())
+          .parse(body, r.headers().firstValue("Content-Type").orElse(s.contentType()), r.uri())
           .size();
     }
     return -1;

@@ -26,9 +26,10 @@ import tools.jackson.databind.node.ObjectNode;
  * web's pace: {@code unchanged} (trace time at wall speed: nearly every fetch a 304) and {@code
  * new} (every source publishing an item every {@code --publish-every} s, {@link BusyCatalog}:
  * fetches carry several new items). After a warm-up of each side, pipeline window and bare window
- * alternate {@code --alternate} times. The pipeline pauses for a bare window (every source disabled
- * in one statement, the in-flight fetches answered), then resumes (enabled, due now) and settles
- * before its next window. fetches/s of the pipeline = outcomes applied by the scheduler ({@code
+ * alternate {@code --alternate} times; the bare loop runs in a JVM of its own ({@link
+ * BareLoopProcess}). The pipeline pauses for a bare window (every source disabled in one statement,
+ * the in-flight fetches answered), then resumes (enabled, due now) and settles before its next
+ * window. fetches/s of the pipeline = outcomes applied by the scheduler ({@code
  * freshet_scheduler_outcomes_total{result="applied"}}) per second of the window.
  */
 public final class SteadyBenchmark {
@@ -60,12 +61,13 @@ public final class SteadyBenchmark {
      * until the stack's CPU per fetch fell to ~0.9 ms (1.73 of 2 cores busy, 2026-11-29); 6,000
      * keep them busy again (1.97). An offered load under the stack's capacity measures the load,
      * not the stack: the benchmark prints the cores busy beside every window to tell. New content:
-     * 1,496, already enough to keep both cores busy, and more would put more items in each fetch
-     * than the regime's earlier figures had.
+     * 1,496 (the traces' count) kept both cores busy until the evening of 2026-11-29, when the
+     * stack's cost fell to ~2.2 ms per fetch and 1,496 left it at 1.80-1.85 cores busy; 2,000 keep
+     * it saturated (2.02), at 1.39 items per fetch against 1.26-1.37.
      */
     static final int UNCHANGED_SOURCES = 6000;
 
-    static final int NEW_SOURCES = 1496;
+    static final int NEW_SOURCES = 2000;
 
     /** {@code --sources}, else the regime's default. */
     int sources(String regime) {
@@ -319,11 +321,25 @@ public final class SteadyBenchmark {
       config.put("window_days", 0);
       var watcher = new PipelineBenchmark.TopicWatcher(stack.settings.bootstrapServers());
       watcher.start();
+      BareLoopProcess bare = null;
       try {
         stack.importSources(config);
         SteadyLags lags =
             new SteadyLags(watcher, new PlainAvroDecoder(stack.settings.registryCcompatUrl()));
-        SteadyBareLoop bare = new SteadyBareLoop(stack.twin, o.concurrency(), !fresh);
+        // the bare loop's own JVM, started only when there are bare windows
+        if (o.bare()) {
+          bare =
+              new BareLoopProcess(
+                  stack.twin.catalog().sources().stream()
+                      .map(src -> SteadyBareLoop.Target.of(stack.twin, src))
+                      .toList(),
+                  o.concurrency(),
+                  !fresh);
+          figures.name(bare.pid(), BareLoopProcess.PART);
+          System.out.printf(
+              "bare loop: a JVM of its own (pid %d), the fetch-worker's options %s%n",
+              bare.pid(), bare.jvmOptions());
+        }
         Duration warm = Duration.ofSeconds(o.warmupSeconds());
         System.out.printf(
             "warm-up: pipeline %d s (first fetches of the import included)%n", warm.toSeconds());
@@ -386,6 +402,9 @@ public final class SteadyBenchmark {
           System.out.println("  " + lost);
         }
       } finally {
+        if (bare != null) {
+          bare.close();
+        }
         watcher.shutdown();
       }
     }
@@ -394,12 +413,18 @@ public final class SteadyBenchmark {
 
   private static Window pipelineWindow(
       BenchStack stack, ProcessFigures figures, SteadyLags lags, Duration length) throws Exception {
-    Map<String, Double> out0 = outcomes(stack);
-    ProcessFigures.Sample s0 = figures.sample();
-    lags.start();
-    long t0 = System.nanoTime();
-    long end = t0 + length.toNanos();
     try (Connection c = stack.connect()) {
+      // the lag samples' backend is the benchmark's, not the stack's: reported apart
+      try (var st = c.createStatement();
+          var rs = st.executeQuery("SELECT pg_backend_pid()")) {
+        rs.next();
+        figures.name(rs.getLong(1), ProcessFigures.BENCH_PG);
+      }
+      Map<String, Double> out0 = outcomes(stack);
+      ProcessFigures.Sample s0 = figures.sample();
+      lags.start();
+      long t0 = System.nanoTime();
+      long end = t0 + length.toNanos();
       boolean warned = false;
       while (System.nanoTime() < end) {
         try {
@@ -444,7 +469,7 @@ public final class SteadyBenchmark {
     }
   }
 
-  private static Window bareWindow(ProcessFigures figures, SteadyBareLoop bare, Duration length)
+  private static Window bareWindow(ProcessFigures figures, BareLoopProcess bare, Duration length)
       throws Exception {
     ProcessFigures.Sample s0 = figures.sample();
     long t0 = System.nanoTime();

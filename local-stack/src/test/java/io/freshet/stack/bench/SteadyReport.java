@@ -35,10 +35,26 @@ final class SteadyReport {
         total / Math.max(1, w.fetches()),
         total / 1000 / w.seconds(),
         Runtime.getRuntime().availableProcessors());
+    if (w.side().startsWith("pipeline")) {
+      System.out.printf(
+          "  the stack alone (without %s, %s and %s): %.3f ms per fetch%n",
+          ProcessFigures.BENCH,
+          ProcessFigures.BENCH_PG,
+          BareLoopProcess.PART,
+          stackOnly(w.cpuMs()) / Math.max(1, w.fetches()));
+    }
     System.out.printf("GC ms in the window: %s%n", join(w.gcMs(), "%.0f"));
     Map<String, Double> mib = new TreeMap<>();
     w.rssKiB().forEach((p, v) -> mib.put(p, v / 1024.0));
     System.out.printf("resident MiB at the end (PSS): %s%n", join(mib, "%.0f"));
+  }
+
+  /** CPU ms of the stack's own processes: every part but the benchmark's. */
+  static double stackOnly(Map<String, Double> cpuMs) {
+    return cpuMs.entrySet().stream()
+        .filter(e -> !ProcessFigures.benchPart(e.getKey()))
+        .mapToDouble(Map.Entry::getValue)
+        .sum();
   }
 
   static String perFetch(Map<String, Double> cpuMs, long fetches) {
@@ -109,12 +125,16 @@ final class SteadyReport {
       System.out.printf(
           "pipeline CPU ms per fetch (every pipeline window): %s%n",
           perFetch(pipeCpu, pipeFetches));
+      System.out.printf(
+          "pipeline CPU ms per fetch, the stack alone (without the benchmark's parts): %.3f%n",
+          stackOnly(pipeCpu) / Math.max(1, pipeFetches));
       Map<String, Double> gcPer = new TreeMap<>();
       final long pf = Math.max(1, pipeFetches);
       pipeGc.forEach((k, v) -> gcPer.put(k, v / pf));
       System.out.printf("pipeline GC ms per fetch: %s%n", join(gcPer, "%.4f"));
       System.out.printf(
-          "bare loop CPU ms per fetch (every bare window; the twin web serves in this JVM): %s%n",
+          "bare loop CPU ms per fetch (every bare window; its client in a JVM of its own, the twin web"
+              + " serving in the benchmark's): %s%n",
           perFetch(bareCpu, bareFetches));
     }
     recs.forEach(r -> System.out.println("reconciliation, " + r));
