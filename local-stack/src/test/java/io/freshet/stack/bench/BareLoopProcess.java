@@ -30,7 +30,8 @@ final class BareLoopProcess implements AutoCloseable {
   private final Path targetsFile;
   private final List<String> jvmOptions;
 
-  BareLoopProcess(List<SteadyBareLoop.Target> targets, int concurrency, boolean conditional)
+  BareLoopProcess(
+      List<SteadyBareLoop.Target> targets, int concurrency, int clients, boolean conditional)
       throws IOException {
     targetsFile = Files.createTempFile("freshet-bare-targets", ".tsv");
     Files.write(targetsFile, targets.stream().map(SteadyBareLoop.Target::line).toList());
@@ -43,6 +44,7 @@ final class BareLoopProcess implements AutoCloseable {
     cmd.add(SteadyBareLoop.class.getName());
     cmd.add(targetsFile.toString());
     cmd.add(Integer.toString(concurrency));
+    cmd.add(Integer.toString(clients));
     cmd.add(Boolean.toString(conditional));
     process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     commands = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);

@@ -649,6 +649,15 @@ public final class PipelineBenchmark {
     private volatile boolean running = true;
 
     TopicWatcher(String bootstrap) {
+      this(bootstrap, 1);
+    }
+
+    /**
+     * Watches partitions 0, {@code every}, 2 × {@code every}… of each topic: every topic is keyed
+     * by source id with as many partitions, so that is the same sample of sources on all three, and
+     * the broker serves and this JVM decodes only that share (1: all).
+     */
+    TopicWatcher(String bootstrap, int every) {
       super("topic-watcher");
       setDaemon(true);
       Properties p = new Properties();
@@ -662,8 +671,8 @@ public final class PipelineBenchmark {
       consumer = new KafkaConsumer<>(p);
       List<TopicPartition> parts = new ArrayList<>();
       for (String topic : List.of(REQUESTED, CONTENT, COMPLETED)) {
-        consumer
-            .partitionsFor(topic)
+        consumer.partitionsFor(topic).stream()
+            .filter(i -> i.partition() % every == 0)
             .forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
       }
       consumer.assign(parts);

@@ -22,7 +22,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * finished_at}, the sink's {@code content.activity_log.items_arrived} and the scheduler's row
  * (epoch, lease released, {@code updated_at}), sampled every {@link #sample} call (a fetch whose
  * row was claimed again before a sample saw it released has no applied time and is left out of that
- * stage). Fetches claimed in the window are counted.
+ * stage). Fetches claimed in the window are counted. The watcher may see only a share of the
+ * partitions ({@link SteadyBenchmark#LAG_SAMPLE}): the stages are then those of that sample of
+ * sources, and the measurement costs the stack that much less.
  */
 final class SteadyLags {
 
@@ -129,9 +131,14 @@ final class SteadyLags {
     }
   }
 
-  /** Content records seen since {@link #start}. */
+  /** Content records seen since {@link #start} (on the watched partitions). */
   long items() {
     return itemsInWindow;
+  }
+
+  /** Completions seen since {@link #start} (on the watched partitions). */
+  long completions() {
+    return done.size();
   }
 
   /** Stage → median, p95, max, n (ms) of the fetches claimed since {@link #start}. */

@@ -136,6 +136,17 @@ final class SteadyReport {
           "bare loop CPU ms per fetch (every bare window; its client in a JVM of its own, the twin web"
               + " serving in the benchmark's): %s%n",
           perFetch(bareCpu, bareFetches));
+      if (bareFetches > 0 && pipeFetches > 0) {
+        double pipeAll = pipeCpu.values().stream().mapToDouble(Double::doubleValue).sum();
+        double bareAll = bareCpu.values().stream().mapToDouble(Double::doubleValue).sum();
+        // Both sides' CPU per fetch over every process of the machine: what the ratio of rates
+        // would be if both kept the same cores busy, whichever side falls short of that here.
+        System.out.printf(
+            "ratio by CPU per fetch (bare %.3f / pipeline %.3f ms, all processes): %.2f%n",
+            bareAll / bareFetches,
+            pipeAll / pipeFetches,
+            (bareAll / bareFetches) / (pipeAll / pipeFetches));
+      }
     }
     recs.forEach(r -> System.out.println("reconciliation, " + r));
   }
