@@ -30,13 +30,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
-import net.fortuna.ical4j.data.CalendarBuilder;
 import net.fortuna.ical4j.data.CalendarParserFactory;
 import net.fortuna.ical4j.data.ContentHandlerContext;
 import net.fortuna.ical4j.data.DefaultComponentFactorySupplier;
+import net.fortuna.ical4j.data.DefaultContentHandler;
 import net.fortuna.ical4j.data.DefaultParameterFactorySupplier;
 import net.fortuna.ical4j.data.DefaultPropertyFactorySupplier;
 import net.fortuna.ical4j.data.ParserException;
+import net.fortuna.ical4j.data.UnfoldingReader;
 import net.fortuna.ical4j.model.Calendar;
 import net.fortuna.ical4j.model.Component;
 import net.fortuna.ical4j.model.ComponentFactory;
@@ -59,6 +60,13 @@ import net.fortuna.ical4j.model.component.VEvent;
  * occurrences per event ({@link #MAX_OCCURRENCES} when the limit is 0) and {@link
  * BoundedRecurrences#MAX_LOOKED_AT} looked at; and only the fetch's earliest {@code item_limit}
  * occurrences become items — the ones the item limit would keep.
+ *
+ * <p>ical4j parses the whole document but builds only what this class reads ({@link
+ * ReadEventsHandler}): the VEVENTs with the properties {@link #item} and {@link BoundedRecurrences}
+ * look at, and the VTIMEZONEs their TZID parameters refer to. Building every property of every
+ * component (a date parse each, tried format by format) was most of a fetch's CPU, and a broken
+ * line the connector never reads (an ATTENDEE, an X- property, a VTODO's DUE) failed the document;
+ * a broken line it does read still fails it, as before.
  */
 public final class IcalConnector extends DocumentConnector {
 
@@ -69,7 +77,7 @@ public final class IcalConnector extends DocumentConnector {
   // parameter, component) factories for every line it reads: 30 KB of garbage per small event,
   // most of what building a calendar allocates. The factories keep no state and the builders
   // only read the lists, so one immutable copy serves every document.
-  private static final ContentHandlerContext FACTORIES = factories();
+  static final ContentHandlerContext FACTORIES = factories();
 
   private static final Duration UNBOUNDED_BACK = Duration.ofDays(366);
   private static final Duration UNBOUNDED_AHEAD = Duration.ofDays(731);
@@ -81,17 +89,38 @@ public final class IcalConnector extends DocumentConnector {
 
   @Override
   protected List<RawItem> parse(HttpResult response, SourceRequest request) throws FetchFailure {
+    return parse(response, request, IcalConnector::read);
+  }
+
+  /** How a document's (bounded) text becomes ical4j's model: {@link #read} but in tests. */
+  @FunctionalInterface
+  interface CalendarReader {
+    Calendar read(String text) throws IOException, ParserException;
+  }
+
+  /**
+   * The calendar of what {@link #item} and {@link BoundedRecurrences} read, and nothing else
+   * ({@link ReadEventsHandler}): ical4j's parser, its default content handler, the same factories
+   * and a time-zone registry of the document's own.
+   */
+  static Calendar read(String text) throws IOException, ParserException {
+    Calendar[] built = new Calendar[1];
+    DefaultContentHandler model =
+        new DefaultContentHandler(
+            c -> built[0] = c, TimeZoneRegistryFactory.getInstance().createRegistry(), FACTORIES);
+    CalendarParserFactory.getInstance()
+        .get()
+        .parse(new UnfoldingReader(new StringReader(text)), new ReadEventsHandler(model));
+    return built[0];
+  }
+
+  List<RawItem> parse(HttpResult response, SourceRequest request, CalendarReader reader)
+      throws FetchFailure {
     Charset charset =
         response.declaredCharset() == null ? StandardCharsets.UTF_8 : response.declaredCharset();
     Calendar calendar;
     try {
-      String text = CalendarText.bounded(new String(response.body(), charset));
-      calendar =
-          new CalendarBuilder(
-                  CalendarParserFactory.getInstance().get(),
-                  FACTORIES,
-                  TimeZoneRegistryFactory.getInstance().createRegistry())
-              .build(new StringReader(text));
+      calendar = reader.read(CalendarText.bounded(new String(response.body(), charset)));
     } catch (ParserException e) {
       throw new FetchFailure(
           ErrorKind.PARSE, "not a readable iCalendar document: " + e.getMessage());
