@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs CalendarBenchmark: CPU µs and bytes allocated per document of the iCalendar connector's
 # parse, with the model of what it reads beside ical4j's full model, alternated, for the demo web's
-# calendar and an export-shaped one. Single-threaded and short: run it under the bench lock.
-#   flock /work/bench.lock fetch-worker/bench/calendar-benchmark.sh [rounds] [documents per round]
+# calendar and an export-shaped one. Single-threaded and short; on a shared machine compare only the
+# two builds' figures of one run.
+#   fetch-worker/bench/calendar-benchmark.sh [rounds] [documents per round]
 # BENCH_JAVA_OPTS adds JVM options, e.g. a flight recording:
 #   BENCH_JAVA_OPTS=-XX:StartFlightRecording=filename=target/calendar.jfr,settings=profile
 set -euo pipefail

@@ -9,7 +9,7 @@
 # Every port is a free random one (never ./freshet up's defaults).
 #   local-stack/bench/steady-benchmark.sh [--regime unchanged|new|both] [--minutes M] [--alternate K]
 #       [--warmup SECONDS] [--settle SECONDS] [--every SECONDS] [--sources N] [--hosts H]
-#       [--concurrency C] [--unchanged-scale X] [--publish-every SECONDS]
+#       [--concurrency C] [--bare-clients N] [--unchanged-scale X] [--publish-every SECONDS]
 #       [--env [module:]KEY=VALUE]... [--variant module:KEY=VALUE]... [--no-bare] [--pg-statements]
 # --env: a variable over the launcher's for every service, or for one module (repeatable), e.g.
 # --env fetch-worker:SPRING_KAFKA_PRODUCER_PROPERTIES_LINGER_MS=20. --no-bare: pipeline windows
@@ -20,11 +20,14 @@
 # pg_stat_statements and each pipeline window prints its statements by execution time; every
 # window prints PostgreSQL's CPU by process (each service's connections, autovacuum, WAL writer…).
 # Defaults: both regimes, 2 alternations of 3-minute windows, 90 s warm-up of each side, 20 s settle
-# after each resume, every 1 s, sources on as many hosts: unchanged 6,000 (beyond the traces' 1,496
+# after each resume, every 1 s, sources on as many hosts: unchanged 8,000 (beyond the traces' 1,496
 # the catalog repeats them as copies, each a source of its own, up to 100,000: 1,496 due every
 # second offer only ~1,000 fetches/s, which leaves a 2-core machine half idle), new 2,000 (1,496
 # no longer kept 2 cores busy once the stack cost ~2.2 ms per fetch); bare loop 400 at once (the worker's
-# 4 consumers x 100 records), in a JVM of its own with the worker's JVM options; regime unchanged: the bundled traces at wall speed (--unchanged-scale 1:
+# 4 consumers x 100 records), in a JVM of its own with the worker's JVM options, on --bare-clients 4 JDK
+# HTTP clients (one client's selector thread held it to 1.5 of 2 cores; the summary also gives the ratio
+# of CPU per fetch, which does not depend on either side saturating); per-stage lags from a quarter of
+# each topic's partitions (the same quarter of the sources on all three); regime unchanged: the bundled traces at wall speed (--unchanged-scale 1:
 # nearly every fetch a 304); regime new: every source publishes an item every --publish-every 1 s
 # (a synthetic catalog of the same mix of kinds), and the bare loop GETs unconditionally.
 set -euo pipefail
