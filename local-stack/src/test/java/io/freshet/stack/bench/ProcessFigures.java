@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the operating system and each JVM say of the stack's processes: CPU (utime + stime of {@code
@@ -39,7 +40,7 @@ final class ProcessFigures {
   }
 
   private final BenchStack stack;
-  private final Map<Long, String> named = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Long, String> named = new ConcurrentHashMap<>();
 
   ProcessFigures(BenchStack stack) {
     this.stack = stack;

@@ -70,11 +70,11 @@ public final class SteadyBenchmark {
      * second offered about 1,000 fetches/s and left one of two cores idle. 4,000 kept both busy
      * until the stack's CPU per fetch fell to ~0.9 ms (1.73 of 2 cores busy, 2026-11-29); 6,000
      * kept them busy again (1.97) until it cost ~0.76 ms with the benchmark's JVM (1.87-1.88 busy
-     * that night); 8,000 did (2.02). An offered load under the stack's capacity measures the load,
-     * not the stack: the benchmark prints the cores busy beside every window to tell. New content:
-     * 1,496 (the traces' count) kept both cores busy until the evening of 2026-11-29, when the
-     * stack's cost fell to ~2.2 ms per fetch and 1,496 left it at 1.80-1.85 cores busy; 2,000 keep
-     * it saturated (2.02), at 1.39 items per fetch against 1.26-1.37.
+     * that night); 8,000 did (2.02 and 1.95). An offered load under the stack's capacity measures
+     * the load, not the stack: the benchmark prints the cores busy beside every window to tell. New
+     * content: 1,496 (the traces' count) kept both cores busy until the evening of 2026-11-29, when
+     * the stack's cost fell to ~2.2 ms per fetch and 1,496 left it at 1.80-1.85 cores busy; 2,000
+     * keep it saturated (2.02), at 1.39 items per fetch against 1.26-1.37.
      */
     static final int UNCHANGED_SOURCES = 8000;
 
