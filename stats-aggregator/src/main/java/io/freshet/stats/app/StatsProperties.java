@@ -27,7 +27,8 @@ import org.springframework.validation.annotation.Validated;
  * @param stateDir RocksDB state directory of this instance
  * @param standbyReplicas warm copies of each store on other instances (faster fail-over)
  * @param streamThreads stream threads of this instance
- * @param commitInterval how often the exactly-once transaction commits (latency vs throughput)
+ * @param commitInterval how often the exactly-once transaction commits (latency vs throughput); the
+ *     Streams producer lingers as long (at most 30 s)
  * @param advertisedHost {@code host:port} other instances reach this one's HTTP API at, for routing
  *     interactive queries
  * @param queryTimeout how long a query forwarded to the owning instance may take
@@ -45,7 +46,7 @@ public record StatsProperties(
     @NotBlank @DefaultValue("/tmp/freshet-stats") String stateDir,
     @Min(0) @Max(5) @DefaultValue("1") int standbyReplicas,
     @Min(1) @Max(64) @DefaultValue("1") int streamThreads,
-    @NotNull @DefaultValue("1s") Duration commitInterval,
+    @NotNull @DefaultValue("5s") Duration commitInterval,
     @NotBlank
         @Pattern(regexp = "[^:\\s]+:\\d{1,5}", message = "must be host:port")
         @DefaultValue("localhost:8080")
