@@ -32,11 +32,18 @@ public record SinkProperties(
    *     earlier than the TTL rule's or its {@code last_seen_at} lags by more than {@code g =
    *     min(this, retention / 100)}, and then sets the expiry {@code g} past the rule ({@code
    *     io.freshet.sink.ingest.KeepAlive}); 0 applies the rule exactly on every 304
+   * @param activityFetchMinBytes the outcome (activity) listener's {@code fetch.min.bytes}: the
+   *     broker answers once this much has gathered, so a poll holds hundreds of outcomes (read by
+   *     the listener's annotation; bound here to be validated and documented)
+   * @param activityFetchMaxWaitMs the outcome listener's {@code fetch.max.wait.ms}: the longest an
+   *     outcome waits for company
    */
   public record Sink(
       @NotNull @DefaultValue("90d") Duration defaultRetention,
       @Min(1) @Max(64) @DefaultValue("4") int listenerConcurrency,
-      @NotNull @DefaultValue("1h") Duration keepAliveGranularity) {}
+      @NotNull @DefaultValue("1h") Duration keepAliveGranularity,
+      @Min(1) @Max(52_428_800) @DefaultValue("65536") int activityFetchMinBytes,
+      @Min(0) @Max(30_000) @DefaultValue("500") int activityFetchMaxWaitMs) {}
 
   /**
    * @param enabled whether this instance runs the job on its schedule (on-demand runs always work;

@@ -3,6 +3,7 @@ package io.freshet.push.config;
 import java.net.URI;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -36,6 +37,11 @@ import org.springframework.util.unit.DataSize;
  * @param hubRate notifications per second each hub host may send (sustained)
  * @param hubBurst notifications a hub host may send at once
  * @param listenerConcurrency consumers per listener in this instance
+ * @param factsFetchMinBytes the facts listeners' {@code fetch.min.bytes}: the broker answers once
+ *     this much has gathered, so a poll holds hundreds of fetches (read by the listeners'
+ *     annotations; bound here to be validated and documented)
+ * @param factsFetchMaxWaitMs the facts listeners' {@code fetch.max.wait.ms}: the longest a fetch's
+ *     facts wait for company
  */
 @ConfigurationProperties("freshet.push")
 public record PushProperties(
@@ -55,7 +61,9 @@ public record PushProperties(
     Duration coalesceWindow,
     double hubRate,
     int hubBurst,
-    int listenerConcurrency) {
+    int listenerConcurrency,
+    @DefaultValue("65536") int factsFetchMinBytes,
+    @DefaultValue("500") int factsFetchMaxWaitMs) {
 
   public PushProperties {
     if (publicBaseUrl == null
@@ -64,6 +72,14 @@ public record PushProperties(
       throw new IllegalArgumentException(
           "freshet.push.public-base-url: must be the http(s) URL hubs reach this service at, got "
               + publicBaseUrl);
+    }
+    if (factsFetchMinBytes < 1 || factsFetchMinBytes > 52_428_800) {
+      throw new IllegalArgumentException(
+          "freshet.push.facts-fetch-min-bytes: must be 1 to 52428800, got " + factsFetchMinBytes);
+    }
+    if (factsFetchMaxWaitMs < 0 || factsFetchMaxWaitMs > 30_000) {
+      throw new IllegalArgumentException(
+          "freshet.push.facts-fetch-max-wait-ms: must be 0 to 30000, got " + factsFetchMaxWaitMs);
     }
     if (secretKey == null || secretKey.isBlank()) {
       throw new IllegalArgumentException(
