@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.freshet.kit.kafka.KafkaSettings;
 import java.time.Duration;
 import java.util.List;
+import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class StreamsSettingsTest {
         List.of());
   }
 
-  private static java.util.Properties built(KafkaProperties kafka, Duration commitInterval) {
+  private static Properties built(KafkaProperties kafka, Duration commitInterval) {
     return new StreamsConfiguration()
         .streamsSettings(kafka, stats(commitInterval), topics())
         .properties();
