@@ -17,29 +17,48 @@ package io.freshet.cadence.estimate;
  *       of saturating at ln(2n + 2)/t); a flapping page seen unchanged once is pulled back at once.
  * </ul>
  *
- * <p>Evidence fades with time constant {@code memoryHours} (each log-likelihood term is multiplied
- * by e^{−age/memory}), so a source whose rate drifts is followed. Pure and not thread-safe: one
- * instance per source, updated by the one writer of that source's stats.
+ * <p>Evidence fades with a time constant (each log-likelihood term is multiplied by
+ * e^{−age/memory}), so a source whose rate drifts is followed; items and changed / not changed may
+ * fade at different speeds (a fetch that reads items tells far more than one that tells one bit).
+ *
+ * <p><b>State.</b> Item evidence is kept as its two sufficient statistics — the faded item count N
+ * and the faded hours T they cover, since Σ dᵢ(nᵢ ln λ − λ tᵢ) = N ln λ − T λ — and only the
+ * changed / not changed evidence as a log-likelihood per grid rate, allocated on the first such
+ * observation: a feed's evidence is a few numbers, a page's one array. {@link #snapshot} and {@link
+ * #restore} persist it (the stats-aggregator keeps one per source in its state store). Pure and not
+ * thread-safe: one instance per source, updated by the one writer of that source's stats.
  */
 public final class RatePosterior {
 
   private final RateGrid grid;
-  private final double memoryHours;
-  private final double[] logLik;
-  private long updatedAt = Long.MIN_VALUE;
+  private final double itemMemoryHours;
+  private final double changeMemoryHours;
+  private double itemCount;
+  private double itemHours;
+  private long itemUpdatedAt = Long.MIN_VALUE;
+  private double[] changeLogLik;
+  private long changeUpdatedAt = Long.MIN_VALUE;
   private long observations;
 
   /**
-   * @param memoryHours the time constant of forgetting, hours; {@link Double#POSITIVE_INFINITY}
-   *     never forgets
+   * @param memoryHours the time constant of forgetting of both kinds of evidence, hours; {@link
+   *     Double#POSITIVE_INFINITY} never forgets
    */
   public RatePosterior(RateGrid grid, double memoryHours) {
-    if (!(memoryHours > 0)) {
+    this(grid, memoryHours, memoryHours);
+  }
+
+  /**
+   * @param itemMemoryHours the time constant of forgetting of item evidence, hours
+   * @param changeMemoryHours that of changed / not changed evidence, hours
+   */
+  public RatePosterior(RateGrid grid, double itemMemoryHours, double changeMemoryHours) {
+    if (!(itemMemoryHours > 0) || !(changeMemoryHours > 0)) {
       throw new IllegalArgumentException("memory must be positive");
     }
     this.grid = grid;
-    this.memoryHours = memoryHours;
-    this.logLik = new double[grid.size()];
+    this.itemMemoryHours = itemMemoryHours;
+    this.changeMemoryHours = changeMemoryHours;
   }
 
   public RateGrid grid() {
@@ -56,10 +75,14 @@ public final class RatePosterior {
     if (hours == 0 && count == 0) {
       return;
     }
-    decayTo(atEpochSecond);
-    for (int k = 0; k < logLik.length; k++) {
-      logLik[k] += count * grid.logRate(k) - grid.rate(k) * hours;
+    if (itemUpdatedAt != Long.MIN_VALUE && atEpochSecond > itemUpdatedAt) {
+      double d = decay(atEpochSecond - itemUpdatedAt, itemMemoryHours);
+      itemCount *= d;
+      itemHours *= d;
     }
+    itemUpdatedAt = Math.max(itemUpdatedAt, atEpochSecond);
+    itemCount += count;
+    itemHours += hours;
     observations++;
   }
 
@@ -69,14 +92,22 @@ public final class RatePosterior {
     if (!(hours > 0)) {
       return;
     }
-    decayTo(atEpochSecond);
+    if (changeLogLik == null) {
+      changeLogLik = new double[grid.size()];
+    } else if (changeUpdatedAt != Long.MIN_VALUE && atEpochSecond > changeUpdatedAt) {
+      double d = decay(atEpochSecond - changeUpdatedAt, changeMemoryHours);
+      for (int k = 0; k < changeLogLik.length; k++) {
+        changeLogLik[k] *= d;
+      }
+    }
+    changeUpdatedAt = Math.max(changeUpdatedAt, atEpochSecond);
     if (changed) {
-      for (int k = 0; k < logLik.length; k++) {
-        logLik[k] += Math.log(-Math.expm1(-grid.rate(k) * hours));
+      for (int k = 0; k < changeLogLik.length; k++) {
+        changeLogLik[k] += Math.log(-Math.expm1(-grid.rate(k) * hours));
       }
     } else {
-      for (int k = 0; k < logLik.length; k++) {
-        logLik[k] -= grid.rate(k) * hours;
+      for (int k = 0; k < changeLogLik.length; k++) {
+        changeLogLik[k] -= grid.rate(k) * hours;
       }
     }
     observations++;
@@ -87,21 +118,35 @@ public final class RatePosterior {
     return observations;
   }
 
+  /** Whether any of the evidence is items (a feed) rather than changed / not changed (a page). */
+  public boolean hasItems() {
+    return itemUpdatedAt != Long.MIN_VALUE;
+  }
+
+  /** The log-likelihood of grid rate {@code k}. */
+  private double logLik(int k) {
+    double l = itemCount * grid.logRate(k) - itemHours * grid.rate(k);
+    return changeLogLik == null ? l : l + changeLogLik[k];
+  }
+
   /**
    * Writes the normalised posterior under {@code prior} (weights over the grid, any scale) into
    * {@code out} and returns the posterior mean rate, changes per hour.
    */
   public double posterior(double[] prior, double[] out) {
+    int n = grid.size();
     double max = Double.NEGATIVE_INFINITY;
-    for (int k = 0; k < logLik.length; k++) {
+    for (int k = 0; k < n; k++) {
+      double l = logLik(k);
+      out[k] = l;
       if (prior[k] > 0) {
-        max = Math.max(max, logLik[k]);
+        max = Math.max(max, l);
       }
     }
     double sum = 0;
     double mean = 0;
-    for (int k = 0; k < logLik.length; k++) {
-      double p = prior[k] > 0 ? prior[k] * Math.exp(logLik[k] - max) : 0;
+    for (int k = 0; k < n; k++) {
+      double p = prior[k] > 0 ? prior[k] * Math.exp(out[k] - max) : 0;
       out[k] = p;
       sum += p;
       mean += p * grid.rate(k);
@@ -109,7 +154,7 @@ public final class RatePosterior {
     if (!(sum > 0)) {
       throw new IllegalArgumentException("the prior has no weight");
     }
-    for (int k = 0; k < out.length; k++) {
+    for (int k = 0; k < n; k++) {
       out[k] /= sum;
     }
     return mean / sum;
@@ -117,18 +162,66 @@ public final class RatePosterior {
 
   /** The posterior mean rate under {@code prior}, changes per hour. */
   public double mean(double[] prior) {
-    return posterior(prior, new double[logLik.length]);
+    return posterior(prior, new double[grid.size()]);
   }
 
-  private void decayTo(long at) {
-    if (updatedAt != Long.MIN_VALUE && at > updatedAt && memoryHours != Double.POSITIVE_INFINITY) {
-      double d = Math.exp(-(at - updatedAt) / 3600.0 / memoryHours);
-      for (int k = 0; k < logLik.length; k++) {
-        logLik[k] *= d;
+  /**
+   * The posterior's whole evidence, to persist and {@link #restore}: the item statistics exactly,
+   * the changed / not changed log-likelihood in single precision (an empty array: none).
+   */
+  public record Snapshot(
+      double itemCount,
+      double itemHours,
+      long itemUpdatedAt,
+      float[] changeLogLik,
+      long changeUpdatedAt,
+      long observations) {
+
+    /** No evidence. */
+    public static final Snapshot EMPTY =
+        new Snapshot(0, 0, Long.MIN_VALUE, new float[0], Long.MIN_VALUE, 0);
+  }
+
+  /** This posterior's evidence. */
+  public Snapshot snapshot() {
+    float[] change = new float[changeLogLik == null ? 0 : changeLogLik.length];
+    for (int k = 0; k < change.length; k++) {
+      change[k] = (float) changeLogLik[k];
+    }
+    return new Snapshot(itemCount, itemHours, itemUpdatedAt, change, changeUpdatedAt, observations);
+  }
+
+  /**
+   * A posterior with {@code snapshot}'s evidence.
+   *
+   * @throws IllegalArgumentException if the snapshot's log-likelihood is not over a grid of {@code
+   *     grid}'s size
+   */
+  public static RatePosterior restore(
+      RateGrid grid, double itemMemoryHours, double changeMemoryHours, Snapshot snapshot) {
+    RatePosterior p = new RatePosterior(grid, itemMemoryHours, changeMemoryHours);
+    float[] change = snapshot.changeLogLik();
+    if (change.length != 0 && change.length != grid.size()) {
+      throw new IllegalArgumentException(
+          "a log-likelihood over " + change.length + " rates, not " + grid.size());
+    }
+    p.itemCount = snapshot.itemCount();
+    p.itemHours = snapshot.itemHours();
+    p.itemUpdatedAt = snapshot.itemUpdatedAt();
+    if (change.length > 0) {
+      p.changeLogLik = new double[change.length];
+      for (int k = 0; k < change.length; k++) {
+        p.changeLogLik[k] = change[k];
       }
     }
-    if (at > updatedAt) {
-      updatedAt = at;
-    }
+    p.changeUpdatedAt = snapshot.changeUpdatedAt();
+    p.observations = snapshot.observations();
+    return p;
+  }
+
+  private static double decay(long seconds, double memoryHours) {
+    return memoryHours == Double.POSITIVE_INFINITY
+        ? 1.0
+        : Math.exp(-seconds / 3600.0 / memoryHours);
   }
 }

@@ -105,6 +105,72 @@ class RatePosteriorTest {
     assertThat(never.mean(FLAT)).isLessThan(0.15 * 2.0 / 24);
   }
 
+  @Test
+  void aRestoredSnapshotGivesThePosteriorOfTheEvidenceItHolds() {
+    Random rnd = new Random(4);
+    RatePosterior feed = new RatePosterior(GRID, 60 * 24, 365 * 24);
+    RatePosterior page = new RatePosterior(GRID, 60 * 24, 365 * 24);
+    long t = T0;
+    for (int i = 0; i < 200; i++) {
+      long next = t + 3600L * (1 + rnd.nextInt(12));
+      feed.observeItems(next, poisson(rnd, 0.2 * (next - t) / 3600.0), t);
+      page.observeChange(next, t, rnd.nextDouble() < 0.3);
+      t = next;
+    }
+    RatePosterior.Snapshot feedState = feed.snapshot();
+    assertThat(feedState.changeLogLik()).isEmpty(); // a feed's evidence is three numbers
+    RatePosterior restoredFeed = RatePosterior.restore(GRID, 60 * 24, 365 * 24, feedState);
+    RatePosterior restoredPage = RatePosterior.restore(GRID, 60 * 24, 365 * 24, page.snapshot());
+    assertThat(restoredFeed.mean(FLAT)).isEqualTo(feed.mean(FLAT));
+    assertThat(restoredFeed.hasItems()).isTrue();
+    assertThat(restoredPage.hasItems()).isFalse();
+    // the page's log-likelihood is kept in single precision: the mean moves by far less than 0.1 %
+    assertThat(restoredPage.mean(FLAT)).isCloseTo(page.mean(FLAT), within(1e-3 * page.mean(FLAT)));
+    assertThat(restoredPage.observations()).isEqualTo(200);
+    // and it goes on learning where the original left off
+    feed.observeItems(t + 7200, 3, t);
+    restoredFeed.observeItems(t + 7200, 3, t);
+    assertThat(restoredFeed.mean(FLAT)).isEqualTo(feed.mean(FLAT));
+  }
+
+  @Test
+  void itemsAndChangesFadeEachWithTheirOwnMemory() {
+    RatePosterior p = new RatePosterior(GRID, 24, Double.POSITIVE_INFINITY);
+    RatePosterior itemsOnly = new RatePosterior(GRID, 24);
+    RatePosterior changesOnly = new RatePosterior(GRID, Double.POSITIVE_INFINITY);
+    long t = T0;
+    for (int d = 0; d < 30; d++) {
+      p.observeItems(t + 86_400, 5, t);
+      itemsOnly.observeItems(t + 86_400, 5, t);
+      p.observeChange(t + 86_400, t, d % 2 == 0);
+      changesOnly.observeChange(t + 86_400, t, d % 2 == 0);
+      t += 86_400;
+    }
+    double[] both = new double[GRID.size()];
+    double[] a = new double[GRID.size()];
+    double[] b = new double[GRID.size()];
+    p.posterior(FLAT, both);
+    itemsOnly.posterior(FLAT, a);
+    changesOnly.posterior(FLAT, b);
+    // independent evidence multiplies: the posterior under a flat prior is ∝ the product
+    double sum = 0;
+    for (int k = 0; k < a.length; k++) {
+      sum += a[k] * b[k];
+    }
+    for (int k = 0; k < a.length; k++) {
+      assertThat(both[k]).isCloseTo(a[k] * b[k] / sum, within(1e-9));
+    }
+  }
+
+  @Test
+  void aSnapshotOverAnotherGridIsRefused() {
+    RatePosterior.Snapshot wrong =
+        new RatePosterior.Snapshot(0, 0, Long.MIN_VALUE, new float[7], T0, 1);
+    org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+        .isThrownBy(() -> RatePosterior.restore(GRID, 24, 24, wrong))
+        .withMessageContaining("7 rates");
+  }
+
   static int poisson(Random rnd, double mean) {
     double l = Math.exp(-mean);
     int k = 0;
