@@ -109,7 +109,13 @@ public final class RateTracker {
       double[] intervals,
       boolean[] changed,
       long[] observedAt,
-      double lastPageEstimate) {}
+      double lastPageEstimate) {
+
+    /** Whether the evidence holds any observation. */
+    public boolean hasEvidence() {
+      return itemExposureHours > 0 || intervals.length > 0;
+    }
+  }
 
   /** This tracker's evidence; page observations oldest first, at most the tracker's capacity. */
   public Snapshot snapshot() {

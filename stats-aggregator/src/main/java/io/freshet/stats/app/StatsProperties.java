@@ -1,6 +1,8 @@
 package io.freshet.stats.app;
 
 import io.freshet.stats.state.StatsSettings;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -23,7 +25,16 @@ import org.springframework.validation.annotation.Validated;
  * @param appliedOutcomes outcome identities remembered per source (a redelivered record is applied
  *     once)
  * @param rateWindow the change-rate estimator's forgetting time constant
- * @param priorInterval interval assumed before any evidence (the estimator's prior is 1/it)
+ * @param priorInterval interval assumed before any evidence (the tracker's prior is 1/it, and the
+ *     population prior starts broad around it)
+ * @param rateEstimator which estimate {@code change_rate} carries: {@code posterior} (empirical
+ *     Bayes, the lab's {@code adaptive}) or {@code tracker} (the earlier point estimate)
+ * @param rateItemMemory the posterior's forgetting time constant for items (feeds)
+ * @param rateChangeMemory the posterior's forgetting time constant for changed / not changed
+ *     (pages)
+ * @param ratePriorMemory the population prior's forgetting time constant
+ * @param ratePriorPseudoSources sources' worth of the broad prior a task's learned prior is shrunk
+ *     with (a task with few sources leans on it)
  * @param stateDir RocksDB state directory of this instance
  * @param standbyReplicas warm copies of each store on other instances (faster fail-over)
  * @param streamThreads stream threads of this instance
@@ -43,6 +54,12 @@ public record StatsProperties(
     @Min(1) @Max(1000) @DefaultValue("32") int appliedOutcomes,
     @NotNull @DefaultValue("14d") Duration rateWindow,
     @NotNull @DefaultValue("24h") Duration priorInterval,
+    @NotNull @DefaultValue("posterior") StatsSettings.Estimator rateEstimator,
+    @NotNull @DefaultValue("60d") Duration rateItemMemory,
+    @NotNull @DefaultValue("365d") Duration rateChangeMemory,
+    @NotNull @DefaultValue("7d") Duration ratePriorMemory,
+    @DecimalMin(value = "0", inclusive = false) @DecimalMax("1000000") @DefaultValue("5")
+        double ratePriorPseudoSources,
     @NotBlank @DefaultValue("/tmp/freshet-stats") String stateDir,
     @Min(0) @Max(5) @DefaultValue("1") int standbyReplicas,
     @Min(1) @Max(64) @DefaultValue("1") int streamThreads,
@@ -56,6 +73,17 @@ public record StatsProperties(
 
   /** The definitions' knobs. */
   public StatsSettings settings() {
-    return new StatsSettings(windowSize, countedHashes, appliedOutcomes, rateWindow, priorInterval);
+    return new StatsSettings(
+        windowSize,
+        countedHashes,
+        appliedOutcomes,
+        rateWindow,
+        priorInterval,
+        new StatsSettings.RateModel(
+            rateEstimator,
+            rateItemMemory,
+            rateChangeMemory,
+            ratePriorMemory,
+            ratePriorPseudoSources));
   }
 }

@@ -1,5 +1,6 @@
 package io.freshet.stats.state;
 
+import io.freshet.cadence.estimate.RatePosterior;
 import io.freshet.cadence.estimate.RateTracker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -45,6 +46,15 @@ public final class SourceState {
   long lastSuccessAt = NEVER;
   long updatedAt = NEVER;
   RateTracker.Snapshot rate;
+
+  /** The empirical-Bayes estimator's evidence ({@link RatePosterior}); empty before any. */
+  RatePosterior.Snapshot posterior = RatePosterior.Snapshot.EMPTY;
+
+  /**
+   * The change rate derived at the last update (the posterior mean under the population prior of
+   * that moment), changes per hour; negative: none derived (the tracker's estimate is used).
+   */
+  double changeRate = -1;
 
   SourceState(RateTracker.Snapshot rate) {
     this.window = new ArrayDeque<>();
@@ -98,5 +108,15 @@ public final class SourceState {
   /** The change-rate estimator's evidence. */
   public RateTracker.Snapshot rate() {
     return rate;
+  }
+
+  /** The empirical-Bayes estimator's evidence. */
+  public RatePosterior.Snapshot posterior() {
+    return posterior;
+  }
+
+  /** The change rate derived at the last update, or negative if none was. */
+  public double changeRate() {
+    return changeRate;
   }
 }

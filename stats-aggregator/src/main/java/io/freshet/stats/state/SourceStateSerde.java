@@ -1,5 +1,6 @@
 package io.freshet.stats.state;
 
+import io.freshet.cadence.estimate.RatePosterior;
 import io.freshet.cadence.estimate.RateTracker;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -21,13 +22,18 @@ import org.apache.kafka.common.serialization.Serializer;
  * no tenant, which the next outcome of the source fills; format 3 keeps the applied outcomes as 64
  * bits each instead of their {@code request_id@finished_at} text, ~1.5 kB less per state with the
  * default 32, and an older state's texts are read into the same 64 bits, so an outcome it had
- * applied is still recognised after the upgrade). Why not JSON: a window of 20 summaries plus 512
- * hashes is ~5 kB of binary but several times that as text, read and written per fetch.
+ * applied is still recognised after the upgrade; format 4 adds the empirical-Bayes rate evidence
+ * and the change rate derived from it, which an older state reads as none: the next outcome seeds
+ * the evidence from the tracker's). Why not JSON: a window of 20 summaries plus 512 hashes is ~5 kB
+ * of binary but several times that as text, read and written per fetch.
  */
 public final class SourceStateSerde implements Serde<SourceState> {
 
   /** The layout written by this version. */
-  static final byte FORMAT = 3;
+  static final byte FORMAT = 4;
+
+  /** The layout before the rate posterior: still read. */
+  static final byte FORMAT_WITHOUT_POSTERIOR = 3;
 
   /** The layout with applied outcomes as text: still read. */
   static final byte FORMAT_OUTCOMES_AS_TEXT = 2;
@@ -95,6 +101,17 @@ public final class SourceStateSerde implements Serde<SourceState> {
       if (s.tenantId != null) {
         out.writeUTF(s.tenantId);
       }
+      RatePosterior.Snapshot p = s.posterior;
+      out.writeDouble(p.itemCount());
+      out.writeDouble(p.itemHours());
+      out.writeLong(p.itemUpdatedAt());
+      out.writeShort(p.changeLogLik().length);
+      for (float l : p.changeLogLik()) {
+        out.writeFloat(l);
+      }
+      out.writeLong(p.changeUpdatedAt());
+      out.writeLong(p.observations());
+      out.writeDouble(s.changeRate);
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -107,6 +124,7 @@ public final class SourceStateSerde implements Serde<SourceState> {
       var in = new DataInputStream(new ByteArrayInputStream(bytes));
       byte format = in.readByte();
       if (format != FORMAT
+          && format != FORMAT_WITHOUT_POSTERIOR
           && format != FORMAT_OUTCOMES_AS_TEXT
           && format != FORMAT_WITHOUT_TENANT) {
         throw new SerializationException("unknown source-state format " + format);
@@ -142,7 +160,8 @@ public final class SourceStateSerde implements Serde<SourceState> {
       }
       long[] applied = new long[in.readUnsignedShort()];
       for (int i = 0; i < applied.length; i++) {
-        applied[i] = format >= FORMAT ? in.readLong() : identityOfText(in.readUTF());
+        applied[i] =
+            format >= FORMAT_WITHOUT_POSTERIOR ? in.readLong() : identityOfText(in.readUTF());
       }
       double itemCount = in.readDouble();
       double exposure = in.readDouble();
@@ -158,6 +177,20 @@ public final class SourceStateSerde implements Serde<SourceState> {
         observed[j] = in.readLong();
       }
       String tenant = format >= FORMAT_OUTCOMES_AS_TEXT && in.readBoolean() ? in.readUTF() : null;
+      RatePosterior.Snapshot posterior = RatePosterior.Snapshot.EMPTY;
+      double changeRate = -1;
+      if (format >= FORMAT) {
+        double count = in.readDouble();
+        double hours = in.readDouble();
+        long itemsAt = in.readLong();
+        float[] change = new float[in.readUnsignedShort()];
+        for (int k = 0; k < change.length; k++) {
+          change[k] = in.readFloat();
+        }
+        posterior =
+            new RatePosterior.Snapshot(count, hours, itemsAt, change, in.readLong(), in.readLong());
+        changeRate = in.readDouble();
+      }
       var state =
           new SourceState(
               new RateTracker.Snapshot(
@@ -171,6 +204,8 @@ public final class SourceStateSerde implements Serde<SourceState> {
       state.countedHashes = LongRing.of(counted);
       state.appliedOutcomes = LongRing.of(applied);
       state.tenantId = tenant;
+      state.posterior = posterior;
+      state.changeRate = changeRate;
       return state;
     } catch (IOException e) {
       throw new SerializationException("truncated or corrupt source state", e);

@@ -71,11 +71,15 @@ public final class StatsDeriver {
   }
 
   /**
-   * The tracker's estimate; 0 while it has no evidence (the schema's "no estimate yet"), so that
-   * the scheduler falls back to its own per-category prior instead of taking this app's configured
-   * prior for a measurement.
+   * The rate derived at the state's last update (the posterior mean under the population prior of
+   * that moment, {@link RatePopulation}); else the tracker's estimate; 0 while there is no evidence
+   * (the schema's "no estimate yet"), so that the scheduler falls back to its own per-category
+   * prior instead of taking this app's configured prior for a measurement.
    */
   private double changeRate(SourceState state, long at) {
+    if (state.changeRate() >= 0) {
+      return state.changeRate();
+    }
     var tracker = updater.tracker(state);
     return tracker.hasEvidence() ? tracker.rate(at == SourceState.NEVER ? 0 : at / 1000) : 0.0;
   }

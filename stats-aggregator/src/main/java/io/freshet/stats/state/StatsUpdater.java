@@ -1,5 +1,7 @@
 package io.freshet.stats.state;
 
+import io.freshet.cadence.estimate.RateGrid;
+import io.freshet.cadence.estimate.RatePosterior;
 import io.freshet.cadence.estimate.RateTracker;
 import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.ItemDigest;
@@ -137,23 +139,24 @@ public final class StatsUpdater {
   private void learn(
       SourceState state, long at, int newItems, int dated, int datedNew, int seen, long oldest) {
     RateTracker tracker = tracker(state);
+    RatePosterior posterior = posterior(state);
     long atSec = at / 1000;
     if (dated > 0) {
       boolean first = state.lastSuccessAt == SourceState.NEVER;
       boolean overflowed = !first && seen == 0 && oldest > state.lastSuccessAt;
       if (first || overflowed) {
-        tracker.observeItems(atSec, Math.max(0, Math.min(datedNew, dated) - 1), oldest / 1000);
+        double count = Math.max(0, Math.min(datedNew, dated) - 1);
+        tracker.observeItems(atSec, count, oldest / 1000);
+        posterior.observeItems(atSec, count, oldest / 1000);
       } else {
         tracker.observeItems(atSec, datedNew, state.lastSuccessAt / 1000);
+        posterior.observeItems(atSec, datedNew, state.lastSuccessAt / 1000);
       }
     } else if (state.lastSuccessAt != SourceState.NEVER) {
-      if (state.rate.itemExposureHours() > 0) {
-        tracker.observeItems(atSec, newItems, state.lastSuccessAt / 1000);
-      } else {
-        tracker.observeChange(atSec, state.lastSuccessAt / 1000, newItems > 0);
-      }
+      observeUndated(state, tracker, posterior, atSec, newItems, newItems > 0);
     }
     state.rate = tracker.snapshot();
+    state.posterior = posterior.snapshot();
   }
 
   private void learnNothingChanged(SourceState state, long at) {
@@ -161,17 +164,60 @@ public final class StatsUpdater {
       return;
     }
     RateTracker tracker = tracker(state);
-    if (state.rate.itemExposureHours() > 0) {
-      tracker.observeItems(at / 1000, 0, state.lastSuccessAt / 1000);
-    } else {
-      tracker.observeChange(at / 1000, state.lastSuccessAt / 1000, false);
-    }
+    RatePosterior posterior = posterior(state);
+    observeUndated(state, tracker, posterior, at / 1000, 0, false);
     state.rate = tracker.snapshot();
+    state.posterior = posterior.snapshot();
+  }
+
+  /** A read without dated items: items counted if the source ever gave some, else a change bit. */
+  private static void observeUndated(
+      SourceState state,
+      RateTracker tracker,
+      RatePosterior posterior,
+      long atSec,
+      int newItems,
+      boolean changed) {
+    long since = state.lastSuccessAt / 1000;
+    if (state.rate.itemExposureHours() > 0) {
+      tracker.observeItems(atSec, newItems, since);
+      posterior.observeItems(atSec, newItems, since);
+    } else {
+      tracker.observeChange(atSec, since, changed);
+      posterior.observeChange(atSec, since, changed);
+    }
   }
 
   /** The estimator holding {@code state}'s evidence. */
   public RateTracker tracker(SourceState state) {
     return RateTracker.restore(settings.rateWindowHours(), settings.priorRatePerHour(), state.rate);
+  }
+
+  /**
+   * The empirical-Bayes evidence of {@code state}. A state written before it kept one (format 3)
+   * starts from the tracker's evidence: its item count and hours, or its recent page observations.
+   */
+  public RatePosterior posterior(SourceState state) {
+    StatsSettings.RateModel m = settings.rateModel();
+    if (state.posterior.observations() > 0 || !state.rate.hasEvidence()) {
+      return RatePosterior.restore(
+          RateGrid.STANDARD, m.itemMemoryHours(), m.changeMemoryHours(), state.posterior);
+    }
+    RatePosterior seeded =
+        new RatePosterior(RateGrid.STANDARD, m.itemMemoryHours(), m.changeMemoryHours());
+    RateTracker.Snapshot r = state.rate;
+    if (r.itemExposureHours() > 0) {
+      seeded.observeItems(
+          r.itemUpdatedAt(),
+          r.itemCount(),
+          r.itemUpdatedAt() - Math.round(r.itemExposureHours() * 3600));
+    } else {
+      for (int j = 0; j < r.intervals().length; j++) {
+        long at = r.observedAt()[j];
+        seeded.observeChange(at, at - Math.round(r.intervals()[j] * 3600), r.changed()[j]);
+      }
+    }
+    return seeded;
   }
 
   private void addToWindow(SourceState state, FetchSummary summary) {

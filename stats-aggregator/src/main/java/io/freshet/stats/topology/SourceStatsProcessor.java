@@ -7,6 +7,7 @@ import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.serde.DeserializationFailures;
 import io.freshet.schemas.serde.PoisonRecordException;
 import io.freshet.schemas.topic.Topic;
+import io.freshet.stats.state.RatePopulation;
 import io.freshet.stats.state.SourceState;
 import io.freshet.stats.state.StatsDeriver;
 import io.freshet.stats.state.StatsUpdater;
@@ -43,8 +44,10 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
   private final Deserializer<FetchCompleted> deserializer;
   private final StatsUpdater updater;
   private final StatsDeriver deriver;
+  private final RatePopulation population;
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, SourceState> store;
+  private KeyValueStore<String, byte[]> priors;
 
   SourceStatsProcessor(
       Topic<String, FetchCompleted> topic, StatsUpdater updater, StatsDeriver deriver) {
@@ -52,12 +55,16 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
     this.deserializer = topic.valueSerde().deserializer();
     this.updater = updater;
     this.deriver = deriver;
+    this.population = new RatePopulation(updater);
   }
 
   @Override
   public void init(ProcessorContext<String, Object> context) {
     this.context = context;
     this.store = context.getStateStore(SourceStatsTopology.STORE);
+    this.priors = context.getStateStore(SourceStatsTopology.PRIOR_STORE);
+    population.read(RatePopulation.ITEMS, priors.get(RatePopulation.ITEMS));
+    population.read(RatePopulation.CHANGES, priors.get(RatePopulation.CHANGES));
   }
 
   @Override
@@ -98,8 +105,16 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
     if (state == null) {
       state = updater.initial();
     }
+    long previousRead = state.lastSuccessAt();
     if (updater.apply(state, outcome) != StatsUpdater.Applied.UPDATED) {
       return;
+    }
+    // the change rate under the task's population prior, which this read teaches in turn; both
+    // commit in the same transaction as the state (the prior store is cached: one changelog
+    // record per prior per commit)
+    String taught = population.learn(state, previousRead);
+    if (taught != null) {
+      priors.put(taught, population.write(taught));
     }
     store.put(sourceId, state);
     context.forward(

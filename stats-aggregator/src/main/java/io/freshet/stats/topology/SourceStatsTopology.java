@@ -23,6 +23,7 @@ import org.apache.kafka.streams.state.Stores;
  * <pre>
  * freshet.fetch.completed.v1 ──▶ [fetch-completed-source] ──▶ [source-stats-updater] ──▶ [source-stats-sink] ──▶ freshet.source.stats.v1
  *   (key = source_id, raw bytes)                                │ store source-stats-state   └▶ [fetch-completed-dlq-sink] ──▶ freshet.fetch.completed.v1.dlq.<application id>
+ *                                                               │ store source-stats-priors (the task's change-rate priors, two keys)
  * </pre>
  *
  * No repartition topic: the input is keyed by source id (the topic's contract), and a record whose
@@ -33,6 +34,10 @@ public final class SourceStatsTopology {
   public static final String SOURCE = "fetch-completed-source";
   public static final String PROCESSOR = "source-stats-updater";
   public static final String STORE = "source-stats-state";
+
+  /** The task's change-rate population priors ({@code RatePopulation}), by population. */
+  public static final String PRIOR_STORE = "source-stats-priors";
+
   public static final String STATS_SINK = "source-stats-sink";
   public static final String DLQ_SINK = "fetch-completed-dlq-sink";
 
@@ -58,6 +63,10 @@ public final class SourceStatsTopology {
         Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(STORE), Serdes.String(), new SourceStateSerde())
             .withCachingEnabled();
+    StoreBuilder<KeyValueStore<String, byte[]>> priors =
+        Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(PRIOR_STORE), Serdes.String(), Serdes.ByteArray())
+            .withCachingEnabled();
     return new Topology()
         .addSource(
             SOURCE,
@@ -67,6 +76,7 @@ public final class SourceStatsTopology {
         .addProcessor(
             PROCESSOR, () -> new SourceStatsProcessor(completed, updater, deriver), SOURCE)
         .addStateStore(store, PROCESSOR)
+        .addStateStore(priors, PROCESSOR)
         .addSink(
             STATS_SINK,
             stats.name(),

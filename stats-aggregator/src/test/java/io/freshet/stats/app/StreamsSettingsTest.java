@@ -3,6 +3,7 @@ package io.freshet.stats.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.freshet.kit.kafka.KafkaSettings;
+import io.freshet.stats.state.StatsSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -27,6 +28,11 @@ class StreamsSettingsTest {
         32,
         Duration.ofDays(14),
         Duration.ofHours(24),
+        StatsSettings.Estimator.POSTERIOR,
+        Duration.ofDays(60),
+        Duration.ofDays(365),
+        Duration.ofDays(7),
+        5,
         "/tmp/freshet-stats-test",
         1,
         1,

@@ -18,6 +18,7 @@ import io.freshet.schemas.avro.SignalType;
 import io.freshet.schemas.avro.SourceStats;
 import io.freshet.schemas.topic.FreshetTopics;
 import io.freshet.schemas.topic.Topic;
+import io.freshet.stats.state.RatePopulation;
 import io.freshet.stats.state.SourceState;
 import io.freshet.stats.state.StatsSettings;
 import io.freshet.stats.state.StatsUpdater;
@@ -315,6 +316,74 @@ class SourceStatsTopologyTest {
     assertThat(stats.getAvgSignalYield()).isEqualTo(0.8); // 2 + 2 + 0 + 0 + 0 over 5
   }
 
+  /**
+   * {@code feeds} feeds read daily for {@code days} days, the first {@code lively} publishing two
+   * items a day, the others nothing since an item a month old; then a newcomer read twice a day
+   * apart, empty both times. Returns the newcomer's change rate.
+   */
+  private double newcomerAmong(int feeds, int lively, int days) {
+    for (int d = 0; d <= days; d++) {
+      for (int f = 0; f < feeds; f++) {
+        var o = outcome("feed-" + f, hours(24 * d));
+        if (d == 0) {
+          o.items(published("old-" + f, ItemNovelty.added, hours(-24 * 30)));
+        } else if (f < lively) {
+          o.items(
+              published("f" + f + "-" + d + "a", ItemNovelty.added, hours(24 * d - 5)),
+              published("f" + f + "-" + d + "b", ItemNovelty.added, hours(24 * d - 17)));
+        } else {
+          o.status(FetchStatus.not_modified);
+        }
+        send(o.build());
+      }
+    }
+    send(
+        outcome("newcomer", hours(24 * days))
+            .items(published("n-old", ItemNovelty.added, hours(24 * days - 24)))
+            .build());
+    send(outcome("newcomer", hours(24 * days + 24)).status(FetchStatus.not_modified).build());
+    return last().getChangeRate();
+  }
+
+  @Test
+  void givenTheSameEvidence_whenTheTasksPopulationIsDeadOrLively_thenTheChangeRateFollowsIt() {
+    double amongDead = newcomerAmong(30, 0, 20);
+    assertThat(driver.getKeyValueStore(SourceStatsTopology.PRIOR_STORE).get(RatePopulation.ITEMS))
+        .as("the feeds' prior is kept in the task's store")
+        .isNotNull();
+    stop();
+    start();
+    double amongLively = newcomerAmong(30, 30, 20);
+    // two empty days mean "dead" among dead peers and "a slow day" among peers that publish two
+    // items a day (empirical Bayes); the tracker's estimate would be the same in both
+    assertThat(amongDead).isLessThan(amongLively / 10);
+    assertThat(amongLively).isBetween(0.01, 2.0 / 24);
+  }
+
+  @Test
+  void givenTheTrackerEstimator_whenThePopulationDiffers_thenTheChangeRateDoesNot() {
+    StatsSettings d = StatsSettings.defaults();
+    StatsSettings tracker =
+        new StatsSettings(
+            d.windowSize(),
+            d.countedHashes(),
+            d.appliedOutcomes(),
+            d.rateWindow(),
+            d.priorInterval(),
+            new StatsSettings.RateModel(
+                StatsSettings.Estimator.TRACKER,
+                d.rateModel().itemMemory(),
+                d.rateModel().changeMemory(),
+                d.rateModel().priorMemory(),
+                d.rateModel().priorPseudoSources()));
+    stop();
+    start(tracker);
+    double amongDead = newcomerAmong(10, 0, 5);
+    stop();
+    start(tracker);
+    assertThat(newcomerAmong(10, 10, 5)).isEqualTo(amongDead);
+  }
+
   @Test
   void givenASourceThatGoesQuietThenWakesUp_whenFetchedHourly_thenItsChangeRateFallsThenRises() {
     int h = 0;
@@ -332,7 +401,7 @@ class SourceStatsTopologyTest {
       send(outcome("s", hours(h)).status(FetchStatus.not_modified).build());
     }
     double quiet = last().getChangeRate();
-    for (int k = 0; k < 24; k++, h++) { // wakes up
+    for (int k = 0; k < 72; k++, h++) { // wakes up for three days
       send(
           outcome("s", hours(h))
               .items(
@@ -344,7 +413,9 @@ class SourceStatsTopologyTest {
 
     assertThat(busy).isGreaterThan(1.0);
     assertThat(quiet).isLessThan(busy / 10);
-    assertThat(awake).isGreaterThan(quiet * 3);
+    // the posterior forgets items with a 60-day time constant (the lab's), so three lively days
+    // after twenty quiet ones more than double the estimate, not more
+    assertThat(awake).isGreaterThan(quiet * 2);
   }
 
   @Test
