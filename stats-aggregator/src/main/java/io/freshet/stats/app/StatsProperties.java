@@ -58,7 +58,7 @@ public record StatsProperties(
     @NotNull @DefaultValue("60d") Duration rateItemMemory,
     @NotNull @DefaultValue("365d") Duration rateChangeMemory,
     @NotNull @DefaultValue("7d") Duration ratePriorMemory,
-    @DecimalMin(value = "0", inclusive = false) @DecimalMax("1000000") @DefaultValue("5")
+    @DecimalMin(value = "0", inclusive = false) @DecimalMax("1000000") @DefaultValue("1")
         double ratePriorPseudoSources,
     @NotBlank @DefaultValue("/tmp/freshet-stats") String stateDir,
     @Min(0) @Max(5) @DefaultValue("1") int standbyReplicas,

@@ -67,10 +67,10 @@ public record StatsSettings(
       }
     }
 
-    /** Posterior; items 60 d, changes 365 d; the prior a week, 5 pseudo-sources. */
+    /** Posterior; items 60 d, changes 365 d; the prior a week, 1 pseudo-source. */
     public static RateModel defaults() {
       return new RateModel(
-          Estimator.POSTERIOR, Duration.ofDays(60), Duration.ofDays(365), Duration.ofDays(7), 5);
+          Estimator.POSTERIOR, Duration.ofDays(60), Duration.ofDays(365), Duration.ofDays(7), 1);
     }
 
     public double itemMemoryHours() {

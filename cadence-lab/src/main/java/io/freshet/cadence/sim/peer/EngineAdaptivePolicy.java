@@ -18,6 +18,7 @@ import io.freshet.cadence.estimate.PopulationPrior;
 import io.freshet.cadence.estimate.RateGrid;
 import io.freshet.cadence.estimate.RatePosterior;
 import io.freshet.cadence.estimate.RateTracker;
+import io.freshet.cadence.estimate.StreamingPrior;
 import io.freshet.cadence.sim.FetchObservation;
 import io.freshet.cadence.sim.ObserveMode;
 import io.freshet.cadence.sim.SignalTracker;
@@ -180,7 +181,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       boolean declump,
       boolean trust,
       boolean ownBurst,
-      boolean clump) {
+      boolean clump,
+      boolean streamPrior) {
 
     public Variant {
       kinds = java.util.Set.copyOf(kinds);
@@ -189,7 +191,17 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     /** {@code adaptive} as it is: nothing added. */
     public static final Variant ADAPTIVE =
         new Variant(
-            false, false, java.util.Set.of(), false, false, false, false, false, false, false);
+            false,
+            false,
+            java.util.Set.of(),
+            false,
+            false,
+            false,
+            false,
+            false,
+            false,
+            false,
+            false);
 
     /**
      * {@code adaptive_burst}: {@code adaptive} whose rate is raised by each source's own learned
@@ -239,6 +251,14 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      */
     public static final Variant CLUMP = ADAPTIVE.withClump();
 
+    /**
+     * {@code adaptive_stream}: the estimator production runs (the stats-aggregator's {@code
+     * RatePopulation}): {@link #FLAT}'s posterior mean, under a {@link StreamingPrior} taught by
+     * each fetch (online EM, the source counted for the hours since its previous fetch) instead of
+     * a daily EM pass over every source, and each source's rate refreshed at its own fetches only.
+     */
+    public static final Variant STREAM = FLAT.withStreamPrior();
+
     /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
     public static final Variant CEILING = ADAPTIVE.withCeiling();
 
@@ -264,12 +284,32 @@ public final class EngineAdaptivePolicy implements SimPolicy {
 
     Variant withPageRhythm() {
       return new Variant(
-          true, ceiling, kinds, tailCeiling, burst, flat, declump, trust, ownBurst, clump);
+          true,
+          ceiling,
+          kinds,
+          tailCeiling,
+          burst,
+          flat,
+          declump,
+          trust,
+          ownBurst,
+          clump,
+          streamPrior);
     }
 
     Variant withCeiling() {
       return new Variant(
-          pageRhythm, true, kinds, tailCeiling, burst, flat, declump, trust, ownBurst, clump);
+          pageRhythm,
+          true,
+          kinds,
+          tailCeiling,
+          burst,
+          flat,
+          declump,
+          trust,
+          ownBurst,
+          clump,
+          streamPrior);
     }
 
     Variant withKinds(KindMixture.Kind... mixed) {
@@ -283,46 +323,143 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           declump,
           trust,
           ownBurst,
-          clump);
+          clump,
+          streamPrior);
     }
 
     Variant withTailCeiling() {
       return new Variant(
-          pageRhythm, ceiling, kinds, true, burst, flat, declump, trust, ownBurst, clump);
+          pageRhythm,
+          ceiling,
+          kinds,
+          true,
+          burst,
+          flat,
+          declump,
+          trust,
+          ownBurst,
+          clump,
+          streamPrior);
     }
 
     Variant withBurst() {
       return new Variant(
-          pageRhythm, ceiling, kinds, tailCeiling, true, flat, declump, trust, ownBurst, clump);
+          pageRhythm,
+          ceiling,
+          kinds,
+          tailCeiling,
+          true,
+          flat,
+          declump,
+          trust,
+          ownBurst,
+          clump,
+          streamPrior);
     }
 
     Variant withFlat() {
       return new Variant(
-          pageRhythm, ceiling, kinds, tailCeiling, burst, true, declump, trust, ownBurst, clump);
+          pageRhythm,
+          ceiling,
+          kinds,
+          tailCeiling,
+          burst,
+          true,
+          declump,
+          trust,
+          ownBurst,
+          clump,
+          streamPrior);
     }
 
     Variant withDeclump() {
       return new Variant(
-          pageRhythm, ceiling, kinds, tailCeiling, burst, flat, true, trust, ownBurst, clump);
+          pageRhythm,
+          ceiling,
+          kinds,
+          tailCeiling,
+          burst,
+          flat,
+          true,
+          trust,
+          ownBurst,
+          clump,
+          streamPrior);
     }
 
     Variant withTrust() {
       return new Variant(
-          pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, true, ownBurst, clump);
+          pageRhythm,
+          ceiling,
+          kinds,
+          tailCeiling,
+          burst,
+          flat,
+          declump,
+          true,
+          ownBurst,
+          clump,
+          streamPrior);
     }
 
     Variant withOwnBurst() {
       return new Variant(
-          pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, trust, true, clump);
+          pageRhythm,
+          ceiling,
+          kinds,
+          tailCeiling,
+          burst,
+          flat,
+          declump,
+          trust,
+          true,
+          clump,
+          streamPrior);
+    }
+
+    Variant withStreamPrior() {
+      return new Variant(
+          pageRhythm,
+          ceiling,
+          kinds,
+          tailCeiling,
+          burst,
+          flat,
+          declump,
+          trust,
+          ownBurst,
+          clump,
+          true);
     }
 
     Variant withClump() {
       return new Variant(
-          pageRhythm, ceiling, kinds, tailCeiling, burst, flat, declump, trust, ownBurst, true);
+          pageRhythm,
+          ceiling,
+          kinds,
+          tailCeiling,
+          burst,
+          flat,
+          declump,
+          trust,
+          ownBurst,
+          true,
+          streamPrior);
     }
   }
 
   private final Variant variant;
+
+  /** {@code adaptive_stream}'s prior (production's), or null. */
+  private final StreamingPrior streamPrior;
+
+  private final double[] streamScratch = new double[RateGrid.STANDARD.size()];
+
+  /** The production prior's forgetting (the stats-aggregator's {@code rate-prior-memory}). */
+  public static final double STREAM_PRIOR_MEMORY_HOURS = 7 * 24;
+
+  /** The production prior's pseudo-sources ({@code rate-prior-pseudo-sources}). */
+  public static final double STREAM_PRIOR_PSEUDO_SOURCES = 1;
 
   /** Rounds of tail ceiling → plan (the ceiling raises the price it is read at). */
   private static final int TAIL_ROUNDS = 3;
@@ -349,6 +486,14 @@ public final class EngineAdaptivePolicy implements SimPolicy {
             setup.importance());
     this.baseSpec = spec;
     this.variant = variant;
+    this.streamPrior =
+        variant.streamPrior()
+            ? new StreamingPrior(
+                RateGrid.STANDARD,
+                1.0 / (category.base().toSeconds() / 3600.0),
+                STREAM_PRIOR_MEMORY_HOURS,
+                STREAM_PRIOR_PSEUDO_SOURCES)
+            : null;
     this.kindsMixed = variant.kinds();
     int n = setup.trace().sources();
     this.kinds = new KindMixture[n];
@@ -439,7 +584,15 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       } else {
         learn(obs, posteriors[s]);
       }
-      rateNow[s] = mean(s);
+      if (streamPrior != null) {
+        // as the stats-aggregator: the rate under the prior as it is, then the prior learns
+        rateNow[s] = posteriors[s].posterior(streamPrior.weights(), streamScratch);
+        if (!obs.bootstrap()) {
+          streamPrior.add(streamScratch, (obs.now() - obs.previous()) / 3600.0, obs.now());
+        }
+      } else {
+        rateNow[s] = mean(s);
+      }
     }
     if (!obs.bootstrap()) {
       signals[s].observe(obs);
@@ -476,7 +629,9 @@ public final class EngineAdaptivePolicy implements SimPolicy {
               StarvationCeiling.interval(
                   rates.length, setup.budgetPerHour(), baseSpec.min(), baseSpec.max()));
     }
-    if (estimator == Estimator.POPULATION && ++plans % PRIOR_EVERY_PLANS == 1) {
+    if (estimator == Estimator.POPULATION
+        && streamPrior == null
+        && ++plans % PRIOR_EVERY_PLANS == 1) {
       if (variant.burst()) {
         for (BurstExcitation b : bursts) {
           burstPrior.accumulate(b);

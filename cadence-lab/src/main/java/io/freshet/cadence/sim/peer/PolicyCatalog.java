@@ -49,7 +49,8 @@ public final class PolicyCatalog {
           "adaptive_declump",
           "adaptive_trust",
           "adaptive_burst_own",
-          "adaptive_clump");
+          "adaptive_clump",
+          "adaptive_stream");
 
   private PolicyCatalog() {}
 
@@ -77,6 +78,7 @@ public final class PolicyCatalog {
             Map.entry("adaptive_trust", EngineAdaptivePolicy.Variant.TRUST),
             Map.entry("adaptive_burst_own", EngineAdaptivePolicy.Variant.OWN_BURST),
             Map.entry("adaptive_clump", EngineAdaptivePolicy.Variant.CLUMP),
+            Map.entry("adaptive_stream", EngineAdaptivePolicy.Variant.STREAM),
             Map.entry("adaptive_ceiling", EngineAdaptivePolicy.Variant.CEILING),
             Map.entry("adaptive_mixture", EngineAdaptivePolicy.Variant.MIXTURE),
             Map.entry("adaptive_rhythm", EngineAdaptivePolicy.Variant.RHYTHM),
