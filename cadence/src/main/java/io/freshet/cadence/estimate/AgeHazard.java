@@ -216,6 +216,59 @@ public final class AgeHazard {
     return sqrtMean;
   }
 
+  /**
+   * The hazard's whole state, to persist and {@link #restore} exactly: per row (the pool, then each
+   * stratum) and age bin the faded changes observed and expected, and the multipliers of the last
+   * {@link #refresh}.
+   */
+  public record Snapshot(
+      double[][] observed,
+      double[][] expected,
+      double[][] multiplier,
+      double sqrtMean,
+      long updatedAt) {}
+
+  public Snapshot snapshot() {
+    return new Snapshot(copy(observed), copy(expected), copy(multiplier), sqrtMean, updatedAt);
+  }
+
+  /**
+   * A hazard with {@code snapshot}'s state.
+   *
+   * @throws IllegalArgumentException if the snapshot's rows or bins are not this shape's
+   */
+  public static AgeHazard restore(double memoryHours, double[] rateEdges, Snapshot snapshot) {
+    AgeHazard h = new AgeHazard(memoryHours, rateEdges);
+    for (double[][] a :
+        new double[][][] {snapshot.observed(), snapshot.expected(), snapshot.multiplier()}) {
+      if (a.length != h.strata) {
+        throw new IllegalArgumentException("a hazard of " + a.length + " rows, not " + h.strata);
+      }
+      for (double[] row : a) {
+        if (row.length != BINS) {
+          throw new IllegalArgumentException(
+              "a hazard row of " + row.length + " bins, not " + BINS);
+        }
+      }
+    }
+    for (int r = 0; r < h.strata; r++) {
+      System.arraycopy(snapshot.observed()[r], 0, h.observed[r], 0, BINS);
+      System.arraycopy(snapshot.expected()[r], 0, h.expected[r], 0, BINS);
+      System.arraycopy(snapshot.multiplier()[r], 0, h.multiplier[r], 0, BINS);
+    }
+    h.sqrtMean = snapshot.sqrtMean();
+    h.updatedAt = snapshot.updatedAt();
+    return h;
+  }
+
+  private static double[][] copy(double[][] a) {
+    double[][] c = new double[a.length][];
+    for (int i = 0; i < a.length; i++) {
+      c[i] = a[i].clone();
+    }
+    return c;
+  }
+
   private void decayTo(long at) {
     if (updatedAt != Long.MIN_VALUE && at > updatedAt && memoryHours != Double.POSITIVE_INFINITY) {
       double d = Math.exp(-(at - updatedAt) / 3600.0 / memoryHours);

@@ -127,4 +127,27 @@ class AgeHazardTest {
     return 0.5 * 4 * (Math.exp(-lo / 4) - Math.exp(-hi / 4))
         + 0.5 * 1000 * (Math.exp(-lo / 1000) - Math.exp(-hi / 1000));
   }
+
+  @Test
+  void aRestoredSnapshotIsTheSameHazardAndLearnsOnAlike() {
+    AgeHazard h = new AgeHazard(60 * 24, AgeHazard.RATE_STRATA);
+    long t = 1_767_225_600L;
+    for (int i = 0; i < 200; i++) {
+      h.observe(t + i * 3600L, 0.1, i % 7, 1.0, i % 3 == 0 ? 1 : 0, i % 2 == 0);
+    }
+    h.refresh();
+    AgeHazard r = AgeHazard.restore(60 * 24, AgeHazard.RATE_STRATA, h.snapshot());
+    for (double age : new double[] {0.5, 2, 30, 400, 5000}) {
+      org.assertj.core.api.Assertions.assertThat(r.multiplier(age, 0.1))
+          .isEqualTo(h.multiplier(age, 0.1));
+    }
+    h.observe(t + 300 * 3600L, 0.1, 0.2, 0.5, 1, true);
+    r.observe(t + 300 * 3600L, 0.1, 0.2, 0.5, 1, true);
+    h.refresh();
+    r.refresh();
+    org.assertj.core.api.Assertions.assertThat(r.curve(0.1)).containsExactly(h.curve(0.1));
+    org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+        .isThrownBy(() -> AgeHazard.restore(60 * 24, new double[0], h.snapshot()))
+        .withMessageContaining("rows");
+  }
 }

@@ -1,5 +1,6 @@
 package io.freshet.stats.state;
 
+import io.freshet.cadence.estimate.AgeHazard;
 import io.freshet.cadence.estimate.RateGrid;
 import io.freshet.cadence.estimate.RatePosterior;
 import io.freshet.cadence.estimate.StreamingPrior;
@@ -13,11 +14,16 @@ import org.apache.kafka.common.errors.SerializationException;
 
 /**
  * The change-rate populations of one stream task: what the lab's {@code adaptive} estimates with,
- * in production. A source's {@code change_rate} is its {@link RatePosterior}'s mean under the prior
- * of its population, and each fetch teaches that prior ({@link StreamingPrior}: online EM, each
- * source counting for the hours since its previous fetch). Feeds (item evidence) and pages (changed
- * / not changed) are two populations, as they are two trace families in the lab: a page's one bit
- * per fetch is not weighed against feeds' rates.
+ * in production. A source's {@code change_rate} is its {@link RatePosterior}'s mean λ̄ under the
+ * prior of its population times the population's age hazard h(time since the source's last change)
+ * — bursts after a change, quiet after a long silence ({@link AgeHazard}, one curve per mean-rate
+ * stratum) — and each read teaches both: the prior ({@link StreamingPrior}: online EM, each source
+ * counting for the hours since its previous read) and the hazard (the read's span, split at each
+ * new item's publication time, as the lab's {@code adaptive} feeds it). The hazard's multipliers
+ * are recomputed every {@link #HAZARD_REFRESH_HOURS} hours of the task's record time (the lab's
+ * plan period) and stored then. Feeds (item evidence) and pages (changed / not changed) are two
+ * populations, as they are two trace families in the lab: a page's one bit per fetch is not weighed
+ * against feeds' rates.
  *
  * <p>One per task: a task's sources are the partitions' share of all sources, hashed by id, so a
  * random sample of the population; a task with few sources leans on the broad prior (the rate
@@ -32,6 +38,14 @@ public final class RatePopulation {
 
   public static final String CHANGES = "changes";
 
+  /** The store keys of the two age hazards. */
+  public static final String HAZARD_ITEMS = "hazard-items";
+
+  public static final String HAZARD_CHANGES = "hazard-changes";
+
+  /** Hours of record time between recomputations (and stores) of the hazards' multipliers. */
+  public static final double HAZARD_REFRESH_HOURS = 3;
+
   private static final byte FORMAT = 1;
 
   private final StatsUpdater updater;
@@ -39,6 +53,10 @@ public final class RatePopulation {
   private final double typicalRate;
   private StreamingPrior items;
   private StreamingPrior changes;
+  private AgeHazard itemHazard;
+  private AgeHazard changeHazard;
+  private long refreshedAt = Long.MIN_VALUE;
+  private final java.util.Set<String> dirty = new java.util.LinkedHashSet<>();
   private final double[] scratch = new double[RateGrid.STANDARD.size()];
 
   public RatePopulation(StatsUpdater updater) {
@@ -47,6 +65,8 @@ public final class RatePopulation {
     this.typicalRate = updater.settings().priorRatePerHour();
     this.items = fresh();
     this.changes = fresh();
+    this.itemHazard = new AgeHazard(model.itemMemoryHours(), AgeHazard.RATE_STRATA);
+    this.changeHazard = new AgeHazard(model.changeMemoryHours(), AgeHazard.RATE_STRATA);
   }
 
   /**
@@ -61,38 +81,128 @@ public final class RatePopulation {
     return itemEvidence ? items : changes;
   }
 
+  /** The age hazard of feeds ({@code true}) or pages. */
+  public AgeHazard hazard(boolean itemEvidence) {
+    return itemEvidence ? itemHazard : changeHazard;
+  }
+
   /**
-   * After {@code state} was updated by an outcome: derives its change rate under its population's
-   * prior and, if the outcome read the source, teaches the prior.
-   *
-   * @param previousSuccessAt the state's last read before this outcome (epoch ms, or {@link
-   *     SourceState#NEVER})
-   * @return the key of the prior that changed ({@link #ITEMS}, {@link #CHANGES}), or null
+   * The store keys whose values changed since the last call, with their bytes ({@link #write}): the
+   * processor puts them to the priors store (cached, so one changelog record per key per commit).
    */
-  public String learn(SourceState state, long previousSuccessAt) {
-    if (!enabled()) {
-      return null;
+  public java.util.Map<String, byte[]> takeDirty() {
+    java.util.Map<String, byte[]> out = new java.util.LinkedHashMap<>();
+    for (String key : dirty) {
+      out.put(key, write(key));
     }
+    dirty.clear();
+    return out;
+  }
+
+  /**
+   * After {@code state} was updated by an outcome: teaches its population's hazard what the read
+   * saw, derives the source's change rate (λ̄ under the prior, times the hazard at its age) and, if
+   * the outcome read the source, teaches the prior. What changed is in {@link #takeDirty}.
+   */
+  public void learn(SourceState state) {
+    if (!enabled()) {
+      return;
+    }
+    SourceState.Read read = state.lastRead;
+    state.lastRead = null;
     RatePosterior posterior = updater.posterior(state);
     if (posterior.observations() == 0) {
       state.changeRate = -1;
-      return null;
+      return;
     }
     boolean feed = posterior.hasItems();
     StreamingPrior prior = prior(feed);
-    state.changeRate = posterior.posterior(prior.weights(), scratch);
-    if (previousSuccessAt == SourceState.NEVER || state.lastSuccessAt <= previousSuccessAt) {
-      return null; // a first read or no read (a failure): no stretch of time to count it for
+    AgeHazard hazard = hazard(feed);
+    if (read != null) {
+      learnHazard(hazard, state, read, state.meanRate);
+      refreshIfDue(read.at());
     }
-    prior.add(
-        scratch,
-        (state.lastSuccessAt - previousSuccessAt) / 3_600_000.0,
-        state.lastSuccessAt / 1000);
-    return feed ? ITEMS : CHANGES;
+    double mean = posterior.posterior(prior.weights(), scratch);
+    state.meanRate = mean;
+    long at = state.lastSuccessAt / 1000;
+    double h =
+        state.lastChange == SourceState.NEVER || state.lastChange > at
+            ? 1.0
+            : hazard.multiplier((at - state.lastChange) / 3600.0, mean);
+    state.changeRate = mean * h;
+    if (read == null || read.previousAt() == SourceState.NEVER || read.at() <= read.previousAt()) {
+      return; // a first read or no read (a failure): no stretch of time to count it for
+    }
+    prior.add(scratch, (read.at() - read.previousAt()) / 3_600_000.0, read.at() / 1000);
+    dirty.add(feed ? ITEMS : CHANGES);
   }
 
-  /** The prior under {@code key}, as stored. */
+  /**
+   * The lab's {@code adaptive}'s hazard protocol: a feed's read is split at each new item's time (a
+   * change at the end of each piece), then the quiet rest; a page's read is one span that changed
+   * or not, its change placed mid-span.
+   */
+  private static void learnHazard(
+      AgeHazard hazard, SourceState state, SourceState.Read read, double mean) {
+    long now = read.at() / 1000;
+    if (read.newItemTimes() != null) {
+      if (read.truncated() || state.lastChange == SourceState.NEVER) {
+        if (!state.recentPublished.isEmpty()) {
+          state.lastChange = state.recentPublished.getFirst() / 1000;
+        }
+        return;
+      }
+      long cursor = read.previousAt() / 1000;
+      for (long published : read.newItemTimes()) {
+        long t = Math.max(cursor, published / 1000);
+        if (mean > 0) {
+          hazard.observe(
+              now, mean, (cursor - state.lastChange) / 3600.0, (t - cursor) / 3600.0, 1, true);
+        }
+        state.lastChange = t;
+        cursor = t;
+      }
+      if (mean > 0) {
+        hazard.observe(
+            now, mean, (cursor - state.lastChange) / 3600.0, (now - cursor) / 3600.0, 0, true);
+      }
+      return;
+    }
+    if (read.previousAt() == SourceState.NEVER) {
+      return;
+    }
+    long previous = read.previousAt() / 1000;
+    if (state.lastChange != SourceState.NEVER && mean > 0) {
+      hazard.observe(
+          now,
+          mean,
+          (previous - state.lastChange) / 3600.0,
+          (now - previous) / 3600.0,
+          read.changed() ? 1 : 0,
+          false);
+    }
+    if (read.changed()) {
+      state.lastChange = previous + (now - previous) / 2;
+    }
+  }
+
+  private void refreshIfDue(long atMillis) {
+    if (refreshedAt != Long.MIN_VALUE
+        && atMillis - refreshedAt < HAZARD_REFRESH_HOURS * 3_600_000) {
+      return;
+    }
+    itemHazard.refresh();
+    changeHazard.refresh();
+    refreshedAt = atMillis;
+    dirty.add(HAZARD_ITEMS);
+    dirty.add(HAZARD_CHANGES);
+  }
+
+  /** The prior or hazard under {@code key}, as stored. */
   public byte[] write(String key) {
+    if (HAZARD_ITEMS.equals(key) || HAZARD_CHANGES.equals(key)) {
+      return writeHazard(hazard(HAZARD_ITEMS.equals(key)).snapshot());
+    }
     StreamingPrior.Snapshot s = prior(ITEMS.equals(key)).snapshot();
     try {
       var bytes = new ByteArrayOutputStream(16 + s.sum().length * 8);
@@ -111,12 +221,78 @@ public final class RatePopulation {
     }
   }
 
+  private byte[] writeHazard(AgeHazard.Snapshot h) {
+    try {
+      var bytes = new ByteArrayOutputStream(3 * 8 * 128);
+      var out = new DataOutputStream(bytes);
+      out.writeByte(FORMAT);
+      out.writeByte(h.observed().length);
+      out.writeByte(h.observed()[0].length);
+      for (double[][] a : new double[][][] {h.observed(), h.expected(), h.multiplier()}) {
+        for (double[] row : a) {
+          for (double v : row) {
+            out.writeDouble(v);
+          }
+        }
+      }
+      out.writeDouble(h.sqrtMean());
+      out.writeLong(h.updatedAt());
+      out.writeLong(refreshedAt);
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void readHazard(String key, byte[] bytes) {
+    boolean feed = HAZARD_ITEMS.equals(key);
+    double memory = feed ? model.itemMemoryHours() : model.changeMemoryHours();
+    AgeHazard h = new AgeHazard(memory, AgeHazard.RATE_STRATA);
+    if (bytes != null) {
+      try {
+        var in = new DataInputStream(new ByteArrayInputStream(bytes));
+        if (in.readByte() != FORMAT) {
+          throw new SerializationException("unknown age-hazard format");
+        }
+        int rows = in.readUnsignedByte();
+        int bins = in.readUnsignedByte();
+        double[][][] arrays = new double[3][rows][bins];
+        for (double[][] a : arrays) {
+          for (double[] row : a) {
+            for (int b = 0; b < bins; b++) {
+              row[b] = in.readDouble();
+            }
+          }
+        }
+        h =
+            AgeHazard.restore(
+                memory,
+                AgeHazard.RATE_STRATA,
+                new AgeHazard.Snapshot(
+                    arrays[0], arrays[1], arrays[2], in.readDouble(), in.readLong()));
+        refreshedAt = Math.max(refreshedAt, in.readLong());
+      } catch (IOException | IllegalArgumentException e) {
+        throw new SerializationException("unreadable age hazard '" + key + "'", e);
+      }
+    }
+    if (feed) {
+      itemHazard = h;
+    } else {
+      changeHazard = h;
+    }
+  }
+
   /**
-   * Restores the prior under {@code key} from its stored bytes (null: starts broad).
+   * Restores the prior or hazard under {@code key} from its stored bytes (null: starts afresh).
    *
-   * @throws SerializationException if the bytes are not a prior this build reads
+   * @throws SerializationException if the bytes are not one this build reads
    */
   public void read(String key, byte[] bytes) {
+    if (HAZARD_ITEMS.equals(key) || HAZARD_CHANGES.equals(key)) {
+      readHazard(key, bytes);
+      return;
+    }
     StreamingPrior p = fresh();
     if (bytes != null) {
       try {

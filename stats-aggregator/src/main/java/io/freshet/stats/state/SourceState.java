@@ -56,6 +56,28 @@ public final class SourceState {
    */
   double changeRate = -1;
 
+  /** The posterior mean at the last update (before the age hazard), per hour; negative: none. */
+  double meanRate = -1;
+
+  /** Epoch second of the source's last change as its reads place it, or {@link #NEVER}. */
+  long lastChange = NEVER;
+
+  /**
+   * What the outcome just applied read, for the population's age hazard ({@link RatePopulation});
+   * null after a failure. Not persisted: it lives from {@link StatsUpdater#apply} to the
+   * population's learning of the same record.
+   *
+   * @param previousAt the previous read's finish time (epoch ms), or {@link #NEVER}
+   * @param at this read's finish time (epoch ms)
+   * @param newItemTimes publication times (epoch ms, ascending) of the new dated items, for a
+   *     source whose evidence is items (empty for a 304); null for a page-like read
+   * @param truncated a first read, or a list that did not reach back to the previous read
+   * @param changed whether the read found anything new
+   */
+  record Read(long previousAt, long at, long[] newItemTimes, boolean truncated, boolean changed) {}
+
+  Read lastRead;
+
   SourceState(RateTracker.Snapshot rate) {
     this.window = new ArrayDeque<>();
     this.recentPublished = new ArrayList<>();

@@ -112,6 +112,8 @@ public final class SourceStateSerde implements Serde<SourceState> {
       out.writeLong(p.changeUpdatedAt());
       out.writeLong(p.observations());
       out.writeDouble(s.changeRate);
+      out.writeDouble(s.meanRate);
+      out.writeLong(s.lastChange);
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
@@ -179,6 +181,8 @@ public final class SourceStateSerde implements Serde<SourceState> {
       String tenant = format >= FORMAT_OUTCOMES_AS_TEXT && in.readBoolean() ? in.readUTF() : null;
       RatePosterior.Snapshot posterior = RatePosterior.Snapshot.EMPTY;
       double changeRate = -1;
+      double meanRate = -1;
+      long lastChange = SourceState.NEVER;
       if (format >= FORMAT) {
         double count = in.readDouble();
         double hours = in.readDouble();
@@ -190,6 +194,8 @@ public final class SourceStateSerde implements Serde<SourceState> {
         posterior =
             new RatePosterior.Snapshot(count, hours, itemsAt, change, in.readLong(), in.readLong());
         changeRate = in.readDouble();
+        meanRate = in.readDouble();
+        lastChange = in.readLong();
       }
       var state =
           new SourceState(
@@ -206,6 +212,8 @@ public final class SourceStateSerde implements Serde<SourceState> {
       state.tenantId = tenant;
       state.posterior = posterior;
       state.changeRate = changeRate;
+      state.meanRate = meanRate;
+      state.lastChange = lastChange;
       return state;
     } catch (IOException e) {
       throw new SerializationException("truncated or corrupt source state", e);

@@ -72,6 +72,7 @@ public final class StatsUpdater {
 
     long at = Math.min(outcome.getFinishedAt().toEpochMilli(), clock.millis());
     state.updatedAt = Math.max(state.updatedAt, at);
+    state.lastRead = null;
     switch (outcome.getStatus()) {
       case failed -> state.consecutiveMisses++;
       case not_modified -> {
@@ -79,6 +80,13 @@ public final class StatsUpdater {
         state.consecutiveEmpty++;
         addToWindow(state, FetchSummary.empty(at));
         learnNothingChanged(state, at);
+        state.lastRead =
+            new SourceState.Read(
+                state.lastSuccessAt,
+                at,
+                state.rate.itemExposureHours() > 0 ? new long[0] : null,
+                false,
+                false);
         state.lastSuccessAt = at;
       }
       case ok, partial -> read(state, outcome.getItems(), at);
@@ -95,6 +103,7 @@ public final class StatsUpdater {
     int dated = 0;
     int seen = 0;
     long oldestListed = Long.MAX_VALUE;
+    long[] newTimes = new long[items.size()];
     for (ItemDigest item : items) {
       Long published = millis(item.getPublishedAt());
       boolean usableDate = published != null && published <= at;
@@ -117,7 +126,7 @@ public final class StatsUpdater {
         days.add((eventAt - at) / MILLIS_PER_DAY);
       }
       if (usableDate) {
-        datedNew++;
+        newTimes[datedNew++] = published;
       }
     }
     state.consecutiveMisses = 0;
@@ -127,6 +136,19 @@ public final class StatsUpdater {
         new FetchSummary(
             at, newItems, typeCounts, days.stream().mapToDouble(Double::doubleValue).toArray()));
     learn(state, at, newItems, dated, datedNew, seen, oldestListed);
+    boolean itemKind = dated > 0 || state.rate.itemExposureHours() > 0;
+    long[] times = null;
+    if (dated > 0) {
+      times = java.util.Arrays.copyOf(newTimes, datedNew);
+      java.util.Arrays.sort(times);
+    }
+    boolean truncated =
+        dated > 0
+            && (state.lastSuccessAt == SourceState.NEVER
+                || (seen == 0 && oldestListed > state.lastSuccessAt));
+    state.lastRead =
+        new SourceState.Read(
+            state.lastSuccessAt, at, itemKind ? times : null, truncated, newItems > 0);
     state.lastSuccessAt = at;
   }
 

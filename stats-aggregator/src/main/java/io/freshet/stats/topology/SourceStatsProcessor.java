@@ -12,6 +12,7 @@ import io.freshet.stats.state.SourceState;
 import io.freshet.stats.state.StatsDeriver;
 import io.freshet.stats.state.StatsUpdater;
 import java.time.Duration;
+import java.util.List;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -63,8 +64,14 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
     this.context = context;
     this.store = context.getStateStore(SourceStatsTopology.STORE);
     this.priors = context.getStateStore(SourceStatsTopology.PRIOR_STORE);
-    population.read(RatePopulation.ITEMS, priors.get(RatePopulation.ITEMS));
-    population.read(RatePopulation.CHANGES, priors.get(RatePopulation.CHANGES));
+    for (String key :
+        List.of(
+            RatePopulation.ITEMS,
+            RatePopulation.CHANGES,
+            RatePopulation.HAZARD_ITEMS,
+            RatePopulation.HAZARD_CHANGES)) {
+      population.read(key, priors.get(key));
+    }
   }
 
   @Override
@@ -105,17 +112,14 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
     if (state == null) {
       state = updater.initial();
     }
-    long previousRead = state.lastSuccessAt();
     if (updater.apply(state, outcome) != StatsUpdater.Applied.UPDATED) {
       return;
     }
-    // the change rate under the task's population prior, which this read teaches in turn; both
-    // commit in the same transaction as the state (the prior store is cached: one changelog
-    // record per prior per commit)
-    String taught = population.learn(state, previousRead);
-    if (taught != null) {
-      priors.put(taught, population.write(taught));
-    }
+    // the change rate under the task's population prior and age hazard, which this read teaches
+    // in turn; both commit in the same transaction as the state (the store is cached: one
+    // changelog record per key per commit)
+    population.learn(state);
+    population.takeDirty().forEach(priors::put);
     store.put(sourceId, state);
     context.forward(
         new Record<String, Object>(sourceId, deriver.derive(sourceId, state), record.timestamp()),
