@@ -182,7 +182,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
       boolean trust,
       boolean ownBurst,
       boolean clump,
-      boolean streamPrior) {
+      boolean streamPrior,
+      boolean noShape) {
 
     public Variant {
       kinds = java.util.Set.copyOf(kinds);
@@ -194,6 +195,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
             false,
             false,
             java.util.Set.of(),
+            false,
             false,
             false,
             false,
@@ -253,11 +255,20 @@ public final class EngineAdaptivePolicy implements SimPolicy {
 
     /**
      * {@code adaptive_stream}: the estimator production runs (the stats-aggregator's {@code
-     * RatePopulation}): {@link #FLAT}'s posterior mean, under a {@link StreamingPrior} taught by
-     * each fetch (online EM, the source counted for the hours since its previous fetch) instead of
-     * a daily EM pass over every source, and each source's rate refreshed at its own fetches only.
+     * RatePopulation}, ADR 0019): the posterior mean under a {@link StreamingPrior} taught by each
+     * fetch (online EM, the source counted for the hours since its previous fetch) instead of a
+     * daily EM pass over every source, times the age hazard, each source's rate refreshed at its
+     * own fetches only; no shape (the scheduler places fetches evenly at the rate).
      */
-    public static final Variant STREAM = FLAT.withStreamPrior();
+    public static final Variant STREAM = ADAPTIVE.withStreamPrior().withNoShape();
+
+    /**
+     * {@code adaptive_stream_flat}: {@link #STREAM} without the age hazard (ADR 0019's first step).
+     */
+    public static final Variant STREAM_FLAT = FLAT.withStreamPrior();
+
+    /** {@code adaptive_noshape}: {@code adaptive} with the age hazard in the rate, no shape. */
+    public static final Variant NO_SHAPE = ADAPTIVE.withNoShape();
 
     /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
     public static final Variant CEILING = ADAPTIVE.withCeiling();
@@ -294,7 +305,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           ownBurst,
           clump,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
 
     Variant withCeiling() {
@@ -309,7 +321,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           ownBurst,
           clump,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
 
     Variant withKinds(KindMixture.Kind... mixed) {
@@ -324,7 +337,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           ownBurst,
           clump,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
 
     Variant withTailCeiling() {
@@ -339,7 +353,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           ownBurst,
           clump,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
 
     Variant withBurst() {
@@ -354,7 +369,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           ownBurst,
           clump,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
 
     Variant withFlat() {
@@ -369,7 +385,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           ownBurst,
           clump,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
 
     Variant withDeclump() {
@@ -384,7 +401,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           ownBurst,
           clump,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
 
     Variant withTrust() {
@@ -399,7 +417,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           true,
           ownBurst,
           clump,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
 
     Variant withOwnBurst() {
@@ -414,7 +433,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           true,
           clump,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
 
     Variant withStreamPrior() {
@@ -429,6 +449,23 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           ownBurst,
           clump,
+          true,
+          noShape);
+    }
+
+    Variant withNoShape() {
+      return new Variant(
+          pageRhythm,
+          ceiling,
+          kinds,
+          tailCeiling,
+          burst,
+          flat,
+          declump,
+          trust,
+          ownBurst,
+          clump,
+          streamPrior,
           true);
     }
 
@@ -444,7 +481,8 @@ public final class EngineAdaptivePolicy implements SimPolicy {
           trust,
           ownBurst,
           true,
-          streamPrior);
+          streamPrior,
+          noShape);
     }
   }
 
@@ -599,7 +637,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     }
     Instant now = Instant.ofEpochSecond(obs.now());
     SourceSnapshot snapshot = snapshot(s, obs.now());
-    if (estimator == Estimator.POPULATION && !variant.flat()) {
+    if (estimator == Estimator.POPULATION && !variant.flat() && !variant.noShape()) {
       snapshot = snapshot.toBuilder().rateShape(shape(s, obs.now())).build();
     }
     Instant next = engine.nextDueAt(spec, snapshot, Outcome.success(now), now, plan);

@@ -50,7 +50,9 @@ public final class PolicyCatalog {
           "adaptive_trust",
           "adaptive_burst_own",
           "adaptive_clump",
-          "adaptive_stream");
+          "adaptive_stream",
+          "adaptive_stream_flat",
+          "adaptive_noshape");
 
   private PolicyCatalog() {}
 
@@ -79,6 +81,8 @@ public final class PolicyCatalog {
             Map.entry("adaptive_burst_own", EngineAdaptivePolicy.Variant.OWN_BURST),
             Map.entry("adaptive_clump", EngineAdaptivePolicy.Variant.CLUMP),
             Map.entry("adaptive_stream", EngineAdaptivePolicy.Variant.STREAM),
+            Map.entry("adaptive_stream_flat", EngineAdaptivePolicy.Variant.STREAM_FLAT),
+            Map.entry("adaptive_noshape", EngineAdaptivePolicy.Variant.NO_SHAPE),
             Map.entry("adaptive_ceiling", EngineAdaptivePolicy.Variant.CEILING),
             Map.entry("adaptive_mixture", EngineAdaptivePolicy.Variant.MIXTURE),
             Map.entry("adaptive_rhythm", EngineAdaptivePolicy.Variant.RHYTHM),
