@@ -116,10 +116,10 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
       return;
     }
     // the change rate under the task's population prior and age hazard, which this read teaches
-    // in turn; both commit in the same transaction as the state (the store is cached: one
-    // changelog record per key per commit)
+    // in turn; they are stored (a prior at most once a second of record time, a hazard when it is
+    // recomputed) into a cached store that commits in the same transaction as the states
     population.learn(state);
-    population.takeDirty().forEach(priors::put);
+    population.takeDirty(state.updatedAt()).forEach(priors::put);
     store.put(sourceId, state);
     context.forward(
         new Record<String, Object>(sourceId, deriver.derive(sourceId, state), record.timestamp()),

@@ -35,7 +35,7 @@ class RatePopulationTest {
               .items(published("i" + h, ItemNovelty.added, T.plusSeconds(3600L * h - 600)))
               .build());
       population.learn(state);
-      taught.addAll(population.takeDirty().keySet());
+      taught.addAll(population.takeDirty(state.updatedAt()).keySet());
     }
     return taught;
   }
@@ -51,7 +51,30 @@ class RatePopulationTest {
     assertThat(feed(population, state, 1, 2)).containsExactly(RatePopulation.ITEMS);
     updater.apply(state, outcome("s", T.plusSeconds(7 * 3600)).status(FetchStatus.failed).build());
     population.learn(state);
-    assertThat(population.takeDirty()).isEmpty();
+    assertThat(population.takeDirty(state.updatedAt())).isEmpty();
+  }
+
+  @Test
+  void aChangedPriorIsStoredAtMostOnceASecondOfRecordTimeAndNothingIsLost() {
+    RatePopulation population = new RatePopulation(updater);
+    SourceState a = updater.initial();
+    SourceState b = updater.initial();
+    java.util.List<java.util.Set<String>> stored = new java.util.ArrayList<>();
+    long[] offsets = {0, 3_600_000, 3_600_300, 3_601_200};
+    for (long ms : offsets) {
+      for (SourceState s : new SourceState[] {a, b}) {
+        updater.apply(
+            s,
+            outcome(s == a ? "a" : "b", T.plusMillis(ms))
+                .items(published("i" + ms, ItemNovelty.added, T.plusMillis(ms - 600_000)))
+                .build());
+        population.learn(s);
+      }
+      stored.add(population.takeDirty(T.plusMillis(ms).toEpochMilli()).keySet());
+    }
+    assertThat(stored.get(1)).contains(RatePopulation.ITEMS); // the first taught read
+    assertThat(stored.get(2)).doesNotContain(RatePopulation.ITEMS); // 0.3 s later: not yet
+    assertThat(stored.get(3)).contains(RatePopulation.ITEMS); // 1.2 s later: the latest prior
   }
 
   @Test
