@@ -4,12 +4,8 @@ import io.freshet.cadence.estimate.AgeHazard;
 import io.freshet.cadence.estimate.RateGrid;
 import io.freshet.cadence.estimate.RatePosterior;
 import io.freshet.cadence.estimate.StreamingPrior;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
@@ -43,13 +39,6 @@ public final class RatePopulation {
 
   public static final String HAZARD_CHANGES = "hazard-changes";
 
-  /**
-   * Record time between stores of a prior that changed, ms: a prior moves by one read's share of
-   * its population, so storing it once a second (instead of after each read) loses at most a second
-   * of its evidence to a crash, and saves serialising it per read.
-   */
-  public static final long PRIOR_STORE_INTERVAL_MS = 1000;
-
   /** Hours of record time between recomputations (and stores) of the hazards' multipliers. */
   public static final double HAZARD_REFRESH_HOURS = 3;
 
@@ -63,7 +52,6 @@ public final class RatePopulation {
   private AgeHazard itemHazard;
   private AgeHazard changeHazard;
   private long refreshedAt = Long.MIN_VALUE;
-  private long priorsStoredAt = Long.MIN_VALUE;
   private final java.util.Set<String> dirty = new java.util.LinkedHashSet<>();
   private final double[] scratch = new double[RateGrid.STANDARD.size()];
 
@@ -95,35 +83,24 @@ public final class RatePopulation {
   }
 
   /**
-   * The store keys whose values are due to be stored at record time {@code atMillis}, with their
-   * bytes ({@link #write}): a hazard when it was recomputed, a prior that changed at most every
-   * {@link #PRIOR_STORE_INTERVAL_MS}. The processor puts them to the priors store (cached: one
-   * changelog record per key per commit).
+   * The store keys whose values changed since the last call, with their bytes ({@link #write}): the
+   * processor puts them to the priors store after every record, so what a task stored is always
+   * what its states were derived with (the store is cached: one changelog record per key per
+   * commit), and a restarted task derives exactly what an uninterrupted one would.
    */
-  public java.util.Map<String, byte[]> takeDirty(long atMillis) {
+  public java.util.Map<String, byte[]> takeDirty() {
     java.util.Map<String, byte[]> out = new java.util.LinkedHashMap<>();
-    boolean priorsDue =
-        priorsStoredAt == Long.MIN_VALUE || atMillis - priorsStoredAt >= PRIOR_STORE_INTERVAL_MS;
-    for (var it = dirty.iterator(); it.hasNext(); ) {
-      String key = it.next();
-      boolean prior = ITEMS.equals(key) || CHANGES.equals(key);
-      if (prior && !priorsDue) {
-        continue;
-      }
+    for (String key : dirty) {
       out.put(key, write(key));
-      it.remove();
     }
-    if (out.containsKey(ITEMS) || out.containsKey(CHANGES)) {
-      priorsStoredAt = atMillis;
-    }
+    dirty.clear();
     return out;
   }
 
   /**
    * After {@code state} was updated by an outcome: teaches its population's hazard what the read
    * saw, derives the source's change rate (λ̄ under the prior, times the hazard at its age) and, if
-   * the outcome read the source, teaches the prior. What is due to be stored is in {@link
-   * #takeDirty}.
+   * the outcome read the source, teaches the prior. What changed is in {@link #takeDirty}.
    */
   public void learn(SourceState state) {
     if (!enabled()) {
@@ -141,6 +118,7 @@ public final class RatePopulation {
     AgeHazard hazard = hazard(feed);
     if (read != null) {
       learnHazard(hazard, state, read, state.meanRate);
+      dirty.add(feed ? HAZARD_ITEMS : HAZARD_CHANGES);
       refreshIfDue(read.at());
     }
     double mean = posterior.posterior(prior.weights(), scratch);
@@ -219,51 +197,30 @@ public final class RatePopulation {
     dirty.add(HAZARD_CHANGES);
   }
 
-  /** The prior or hazard under {@code key}, as stored. */
+  /** The prior or hazard under {@code key}, as stored (bulk-copied doubles, big-endian). */
   public byte[] write(String key) {
     if (HAZARD_ITEMS.equals(key) || HAZARD_CHANGES.equals(key)) {
-      return writeHazard(hazard(HAZARD_ITEMS.equals(key)).snapshot());
-    }
-    StreamingPrior.Snapshot s = prior(ITEMS.equals(key)).snapshot();
-    try {
-      var bytes = new ByteArrayOutputStream(16 + s.sum().length * 8);
-      var out = new DataOutputStream(bytes);
-      out.writeByte(FORMAT);
-      out.writeShort(s.sum().length);
-      for (double v : s.sum()) {
-        out.writeDouble(v);
-      }
-      out.writeDouble(s.total());
-      out.writeLong(s.updatedAt());
-      out.flush();
-      return bytes.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private byte[] writeHazard(AgeHazard.Snapshot h) {
-    try {
-      var bytes = new ByteArrayOutputStream(3 * 8 * 128);
-      var out = new DataOutputStream(bytes);
-      out.writeByte(FORMAT);
-      out.writeByte(h.observed().length);
-      out.writeByte(h.observed()[0].length);
+      AgeHazard.Snapshot h = hazard(HAZARD_ITEMS.equals(key)).snapshot();
+      int rows = h.observed().length;
+      int bins = h.observed()[0].length;
+      ByteBuffer b = ByteBuffer.allocate(3 + 3 * rows * bins * 8 + 8 + 8 + 8);
+      b.put(FORMAT).put((byte) rows).put((byte) bins);
       for (double[][] a : new double[][][] {h.observed(), h.expected(), h.multiplier()}) {
         for (double[] row : a) {
-          for (double v : row) {
-            out.writeDouble(v);
-          }
+          b.asDoubleBuffer().put(row);
+          b.position(b.position() + row.length * 8);
         }
       }
-      out.writeDouble(h.sqrtMean());
-      out.writeLong(h.updatedAt());
-      out.writeLong(refreshedAt);
-      out.flush();
-      return bytes.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      b.putDouble(h.sqrtMean()).putLong(h.updatedAt()).putLong(refreshedAt);
+      return b.array();
     }
+    StreamingPrior.Snapshot p = prior(ITEMS.equals(key)).snapshot();
+    ByteBuffer b = ByteBuffer.allocate(3 + p.sum().length * 8 + 8 + 8);
+    b.put(FORMAT).putShort((short) p.sum().length);
+    b.asDoubleBuffer().put(p.sum());
+    b.position(b.position() + p.sum().length * 8);
+    b.putDouble(p.total()).putLong(p.updatedAt());
+    return b.array();
   }
 
   private void readHazard(String key, byte[] bytes) {
@@ -272,18 +229,17 @@ public final class RatePopulation {
     AgeHazard h = new AgeHazard(memory, AgeHazard.RATE_STRATA);
     if (bytes != null) {
       try {
-        var in = new DataInputStream(new ByteArrayInputStream(bytes));
-        if (in.readByte() != FORMAT) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        if (in.get() != FORMAT) {
           throw new SerializationException("unknown age-hazard format");
         }
-        int rows = in.readUnsignedByte();
-        int bins = in.readUnsignedByte();
+        int rows = Byte.toUnsignedInt(in.get());
+        int bins = Byte.toUnsignedInt(in.get());
         double[][][] arrays = new double[3][rows][bins];
         for (double[][] a : arrays) {
           for (double[] row : a) {
-            for (int b = 0; b < bins; b++) {
-              row[b] = in.readDouble();
-            }
+            in.asDoubleBuffer().get(row);
+            in.position(in.position() + bins * 8);
           }
         }
         h =
@@ -291,9 +247,9 @@ public final class RatePopulation {
                 memory,
                 AgeHazard.RATE_STRATA,
                 new AgeHazard.Snapshot(
-                    arrays[0], arrays[1], arrays[2], in.readDouble(), in.readLong()));
-        refreshedAt = Math.max(refreshedAt, in.readLong());
-      } catch (IOException | IllegalArgumentException e) {
+                    arrays[0], arrays[1], arrays[2], in.getDouble(), in.getLong()));
+        refreshedAt = Math.max(refreshedAt, in.getLong());
+      } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
         throw new SerializationException("unreadable age hazard '" + key + "'", e);
       }
     }
@@ -317,22 +273,21 @@ public final class RatePopulation {
     StreamingPrior p = fresh();
     if (bytes != null) {
       try {
-        var in = new DataInputStream(new ByteArrayInputStream(bytes));
-        if (in.readByte() != FORMAT) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        if (in.get() != FORMAT) {
           throw new SerializationException("unknown rate-prior format");
         }
-        double[] sum = new double[in.readUnsignedShort()];
-        for (int k = 0; k < sum.length; k++) {
-          sum[k] = in.readDouble();
-        }
+        double[] sum = new double[Short.toUnsignedInt(in.getShort())];
+        in.asDoubleBuffer().get(sum);
+        in.position(in.position() + sum.length * 8);
         p =
             StreamingPrior.restore(
                 RateGrid.STANDARD,
                 typicalRate,
                 model.priorMemoryHours(),
                 model.priorPseudoSources(),
-                new StreamingPrior.Snapshot(sum, in.readDouble(), in.readLong()));
-      } catch (IOException | IllegalArgumentException e) {
+                new StreamingPrior.Snapshot(sum, in.getDouble(), in.getLong()));
+      } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
         throw new SerializationException("unreadable rate prior '" + key + "'", e);
       }
     }

@@ -116,10 +116,10 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
       return;
     }
     // the change rate under the task's population prior and age hazard, which this read teaches
-    // in turn; they are stored (a prior at most once a second of record time, a hazard when it is
-    // recomputed) into a cached store that commits in the same transaction as the states
+    // in turn; what changed is put to a cached store that commits in the same transaction as the
+    // states, so a restarted task resumes from exactly what its states were derived with
     population.learn(state);
-    population.takeDirty(state.updatedAt()).forEach(priors::put);
+    population.takeDirty().forEach(priors::put);
     store.put(sourceId, state);
     context.forward(
         new Record<String, Object>(sourceId, deriver.derive(sourceId, state), record.timestamp()),

@@ -5,10 +5,12 @@ import static io.freshet.stats.testing.Outcomes.published;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.freshet.schemas.avro.FetchCompleted;
 import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemNovelty;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +37,7 @@ class RatePopulationTest {
               .items(published("i" + h, ItemNovelty.added, T.plusSeconds(3600L * h - 600)))
               .build());
       population.learn(state);
-      taught.addAll(population.takeDirty(state.updatedAt()).keySet());
+      taught.addAll(population.takeDirty().keySet());
     }
     return taught;
   }
@@ -48,33 +50,59 @@ class RatePopulationTest {
         .as("a first read: no stretch of time for the prior; the hazards' first refresh")
         .containsExactlyInAnyOrder(RatePopulation.HAZARD_ITEMS, RatePopulation.HAZARD_CHANGES);
     assertThat(state.changeRate()).isPositive();
-    assertThat(feed(population, state, 1, 2)).containsExactly(RatePopulation.ITEMS);
+    assertThat(feed(population, state, 1, 2))
+        .containsExactlyInAnyOrder(RatePopulation.ITEMS, RatePopulation.HAZARD_ITEMS);
     updater.apply(state, outcome("s", T.plusSeconds(7 * 3600)).status(FetchStatus.failed).build());
     population.learn(state);
-    assertThat(population.takeDirty(state.updatedAt())).isEmpty();
+    assertThat(population.takeDirty()).isEmpty();
   }
 
   @Test
-  void aChangedPriorIsStoredAtMostOnceASecondOfRecordTimeAndNothingIsLost() {
-    RatePopulation population = new RatePopulation(updater);
-    SourceState a = updater.initial();
-    SourceState b = updater.initial();
-    java.util.List<java.util.Set<String>> stored = new java.util.ArrayList<>();
-    long[] offsets = {0, 3_600_000, 3_600_300, 3_601_200};
-    for (long ms : offsets) {
-      for (SourceState s : new SourceState[] {a, b}) {
-        updater.apply(
-            s,
-            outcome(s == a ? "a" : "b", T.plusMillis(ms))
-                .items(published("i" + ms, ItemNovelty.added, T.plusMillis(ms - 600_000)))
-                .build());
-        population.learn(s);
+  void aPopulationRestoredFromWhatItStoredAfterAnyReadGoesOnExactlyAsTheOriginal() {
+    RatePopulation original = new RatePopulation(updater);
+    java.util.Map<String, byte[]> store = new java.util.HashMap<>();
+    SourceState[] sources = {updater.initial(), updater.initial(), updater.initial()};
+    RatePopulation restored = null;
+    SourceState[] restoredSources = null;
+    SourceStateSerde serde = new SourceStateSerde();
+    for (int h = 0; h < 200; h++) {
+      for (int s = 0; s < sources.length; s++) {
+        var o = outcome("s" + s, T.plusSeconds(3600L * h + s));
+        if (h % (s + 2) == 0) {
+          o.items(
+              published("seen" + s, ItemNovelty.seen, T.minusSeconds(86_400)),
+              published("i" + s + "-" + h, ItemNovelty.added, T.plusSeconds(3600L * h - 900)));
+        } else {
+          o.status(FetchStatus.not_modified);
+        }
+        FetchCompleted outcome = o.build();
+        updater.apply(sources[s], outcome);
+        original.learn(sources[s]);
+        store.putAll(original.takeDirty());
+        if (restored != null) {
+          updater.apply(restoredSources[s], outcome);
+          restored.learn(restoredSources[s]);
+          restored.takeDirty();
+          assertThat(restoredSources[s].changeRate()).isEqualTo(sources[s].changeRate());
+        }
       }
-      stored.add(population.takeDirty(T.plusMillis(ms).toEpochMilli()).keySet());
+      if (h == 120) { // a crash: a new task from the store and the states as stored
+        restored = new RatePopulation(updater);
+        for (String key :
+            List.of(
+                RatePopulation.ITEMS,
+                RatePopulation.CHANGES,
+                RatePopulation.HAZARD_ITEMS,
+                RatePopulation.HAZARD_CHANGES)) {
+          restored.read(key, store.get(key));
+        }
+        restoredSources = new SourceState[sources.length];
+        for (int s = 0; s < sources.length; s++) {
+          restoredSources[s] = SourceStateSerde.read(SourceStateSerde.write(sources[s]));
+        }
+      }
     }
-    assertThat(stored.get(1)).contains(RatePopulation.ITEMS); // the first taught read
-    assertThat(stored.get(2)).doesNotContain(RatePopulation.ITEMS); // 0.3 s later: not yet
-    assertThat(stored.get(3)).contains(RatePopulation.ITEMS); // 1.2 s later: the latest prior
+    assertThat(restored.hazard(true).curve(0.2)).containsExactly(original.hazard(true).curve(0.2));
   }
 
   @Test
