@@ -39,6 +39,10 @@ public final class RatePopulation {
 
   public static final String HAZARD_CHANGES = "hazard-changes";
 
+  /** Every key a task stores: what {@link #read} restores at the task's start. */
+  public static final java.util.List<String> KEYS =
+      java.util.List.of(ITEMS, CHANGES, HAZARD_ITEMS, HAZARD_CHANGES);
+
   /** Hours of record time between recomputations (and stores) of the hazards' multipliers. */
   public static final double HAZARD_REFRESH_HOURS = 3;
 

@@ -12,7 +12,6 @@ import io.freshet.stats.state.SourceState;
 import io.freshet.stats.state.StatsDeriver;
 import io.freshet.stats.state.StatsUpdater;
 import java.time.Duration;
-import java.util.List;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -64,12 +63,7 @@ final class SourceStatsProcessor implements Processor<String, byte[], String, Ob
     this.context = context;
     this.store = context.getStateStore(SourceStatsTopology.STORE);
     this.priors = context.getStateStore(SourceStatsTopology.PRIOR_STORE);
-    for (String key :
-        List.of(
-            RatePopulation.ITEMS,
-            RatePopulation.CHANGES,
-            RatePopulation.HAZARD_ITEMS,
-            RatePopulation.HAZARD_CHANGES)) {
+    for (String key : RatePopulation.KEYS) {
       population.read(key, priors.get(key));
     }
   }

@@ -10,7 +10,6 @@ import io.freshet.schemas.avro.FetchStatus;
 import io.freshet.schemas.avro.ItemNovelty;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
 
@@ -88,12 +87,7 @@ class RatePopulationTest {
       }
       if (h == 120) { // a crash: a new task from the store and the states as stored
         restored = new RatePopulation(updater);
-        for (String key :
-            List.of(
-                RatePopulation.ITEMS,
-                RatePopulation.CHANGES,
-                RatePopulation.HAZARD_ITEMS,
-                RatePopulation.HAZARD_CHANGES)) {
+        for (String key : RatePopulation.KEYS) {
           restored.read(key, store.get(key));
         }
         restoredSources = new SourceState[sources.length];
