@@ -28,7 +28,8 @@ import org.springframework.validation.annotation.Validated;
  * @param priorInterval interval assumed before any evidence (the tracker's prior is 1/it, and the
  *     population prior starts broad around it)
  * @param rateEstimator which estimate {@code change_rate} carries: {@code posterior} (empirical
- *     Bayes, the lab's {@code adaptive}) or {@code tracker} (the earlier point estimate)
+ *     Bayes times the age hazard, the lab's {@code adaptive_stream}) or {@code tracker} (the
+ *     earlier point estimate)
  * @param rateItemMemory the posterior's forgetting time constant for items (feeds)
  * @param rateChangeMemory the posterior's forgetting time constant for changed / not changed
  *     (pages)

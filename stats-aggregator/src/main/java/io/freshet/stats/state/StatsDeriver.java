@@ -71,13 +71,15 @@ public final class StatsDeriver {
   }
 
   /**
-   * The rate derived at the state's last update (the posterior mean under the population prior of
-   * that moment, {@link RatePopulation}); else the tracker's estimate; 0 while there is no evidence
-   * (the schema's "no estimate yet"), so that the scheduler falls back to its own per-category
-   * prior instead of taking this app's configured prior for a measurement.
+   * With the {@code posterior} estimator, the rate derived at the state's last update (the
+   * posterior mean under the population prior of that moment times the age hazard, {@link
+   * RatePopulation}); else, or before one was derived, the tracker's estimate; 0 while there is no
+   * evidence (the schema's "no estimate yet"), so that the scheduler falls back to its own
+   * per-category prior instead of taking this app's configured prior for a measurement.
    */
   private double changeRate(SourceState state, long at) {
-    if (state.changeRate() >= 0) {
+    if (updater.settings().rateModel().estimator() == StatsSettings.Estimator.POSTERIOR
+        && state.changeRate() >= 0) {
       return state.changeRate();
     }
     var tracker = updater.tracker(state);

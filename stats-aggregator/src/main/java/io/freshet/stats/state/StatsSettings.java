@@ -26,8 +26,9 @@ public record StatsSettings(
   /** Which estimate {@code change_rate} carries. */
   public enum Estimator {
     /**
-     * Empirical Bayes (the lab's {@code adaptive}): the source's {@code RatePosterior} under its
-     * population's prior, learned from the task's own sources ({@code StreamingPrior}).
+     * Empirical Bayes (the lab's {@code adaptive_stream}): the mean of the source's {@code
+     * RatePosterior} under its population's prior, learned from the task's own sources ({@code
+     * StreamingPrior}), times the population's age hazard at the source's age.
      */
     POSTERIOR,
     /**

@@ -63,4 +63,37 @@ class StatsDeriverTest {
     assertThat(stats.getAvgSignalYield()).isEqualTo(4.0 / 3); // 3 + 1 + 0 over 3 fetches
     assertThat(stats.getConsecutiveEmpty()).isEqualTo(1);
   }
+
+  @Test
+  void afterARollbackToTheTrackerAStateDerivedWithThePosteriorShowsTheTrackersRate() {
+    Instant now = Instant.parse("2026-11-01T12:00:00Z");
+    StatsSettings d = StatsSettings.defaults();
+    StatsSettings tracker =
+        new StatsSettings(
+            d.windowSize(),
+            d.countedHashes(),
+            d.appliedOutcomes(),
+            d.rateWindow(),
+            d.priorInterval(),
+            new StatsSettings.RateModel(
+                StatsSettings.Estimator.TRACKER,
+                d.rateModel().itemMemory(),
+                d.rateModel().changeMemory(),
+                d.rateModel().priorMemory(),
+                d.rateModel().priorPseudoSources()));
+    var posterior = new StatsUpdater(d, Clock.fixed(now, ZoneOffset.UTC));
+    SourceState state = posterior.initial();
+    posterior.apply(
+        state,
+        outcome("s", now).items(published("p", ItemNovelty.added, now.minusSeconds(7200))).build());
+    new RatePopulation(posterior).learn(state);
+    assertThat(state.changeRate()).isPositive();
+    assertThat(new StatsDeriver(posterior).derive("s", state).getChangeRate())
+        .isEqualTo(state.changeRate());
+    // the state still holds the posterior's rate; the tracker setting does not show it
+    var rolledBack = new StatsUpdater(tracker, Clock.fixed(now, ZoneOffset.UTC));
+    double trackers = rolledBack.tracker(state).rate(now.getEpochSecond());
+    assertThat(trackers).isNotEqualTo(state.changeRate());
+    assertThat(new StatsDeriver(rolledBack).derive("s", state).getChangeRate()).isEqualTo(trackers);
+  }
 }
