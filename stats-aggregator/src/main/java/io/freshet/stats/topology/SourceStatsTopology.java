@@ -23,7 +23,7 @@ import org.apache.kafka.streams.state.Stores;
  * <pre>
  * freshet.fetch.completed.v1 ──▶ [fetch-completed-source] ──▶ [source-stats-updater] ──▶ [source-stats-sink] ──▶ freshet.source.stats.v1
  *   (key = source_id, raw bytes)                                │ store source-stats-state   └▶ [fetch-completed-dlq-sink] ──▶ freshet.fetch.completed.v1.dlq.<application id>
- *                                                               │ store source-stats-priors (the task's change-rate priors, two keys)
+ *                                                               │ store source-stats-priors (the task's change-rate priors and age hazards, four keys)
  * </pre>
  *
  * No repartition topic: the input is keyed by source id (the topic's contract), and a record whose
@@ -35,7 +35,7 @@ public final class SourceStatsTopology {
   public static final String PROCESSOR = "source-stats-updater";
   public static final String STORE = "source-stats-state";
 
-  /** The task's change-rate population priors ({@code RatePopulation}), by population. */
+  /** The task's change-rate priors and age hazards ({@code RatePopulation}), by key. */
   public static final String PRIOR_STORE = "source-stats-priors";
 
   public static final String STATS_SINK = "source-stats-sink";
