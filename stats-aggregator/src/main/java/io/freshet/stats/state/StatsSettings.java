@@ -74,6 +74,11 @@ public record StatsSettings(
           Estimator.POSTERIOR, Duration.ofDays(60), Duration.ofDays(365), Duration.ofDays(7), 1);
     }
 
+    /** This model with {@code other} as its estimator. */
+    public RateModel withEstimator(Estimator other) {
+      return new RateModel(other, itemMemory, changeMemory, priorMemory, priorPseudoSources);
+    }
+
     public double itemMemoryHours() {
       return itemMemory.toSeconds() / 3600.0;
     }
@@ -128,6 +133,13 @@ public record StatsSettings(
    */
   public static StatsSettings defaults() {
     return new StatsSettings(20, 512, 32, Duration.ofDays(14), Duration.ofHours(24));
+  }
+
+  /** These settings with {@code estimator} for {@code change_rate}, the rest of the model kept. */
+  public StatsSettings withEstimator(Estimator estimator) {
+    RateModel m = rateModel.withEstimator(estimator);
+    return new StatsSettings(
+        windowSize, countedHashes, appliedOutcomes, rateWindow, priorInterval, m);
   }
 
   public double rateWindowHours() {

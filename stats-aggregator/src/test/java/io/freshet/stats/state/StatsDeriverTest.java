@@ -67,21 +67,8 @@ class StatsDeriverTest {
   @Test
   void afterARollbackToTheTrackerAStateDerivedWithThePosteriorShowsTheTrackersRate() {
     Instant now = Instant.parse("2026-11-01T12:00:00Z");
-    StatsSettings d = StatsSettings.defaults();
-    StatsSettings tracker =
-        new StatsSettings(
-            d.windowSize(),
-            d.countedHashes(),
-            d.appliedOutcomes(),
-            d.rateWindow(),
-            d.priorInterval(),
-            new StatsSettings.RateModel(
-                StatsSettings.Estimator.TRACKER,
-                d.rateModel().itemMemory(),
-                d.rateModel().changeMemory(),
-                d.rateModel().priorMemory(),
-                d.rateModel().priorPseudoSources()));
-    var posterior = new StatsUpdater(d, Clock.fixed(now, ZoneOffset.UTC));
+    StatsSettings tracker = StatsSettings.defaults().withEstimator(StatsSettings.Estimator.TRACKER);
+    var posterior = new StatsUpdater(StatsSettings.defaults(), Clock.fixed(now, ZoneOffset.UTC));
     SourceState state = posterior.initial();
     posterior.apply(
         state,

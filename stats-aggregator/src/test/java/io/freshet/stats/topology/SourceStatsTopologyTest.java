@@ -362,20 +362,7 @@ class SourceStatsTopologyTest {
 
   @Test
   void givenTheTrackerEstimator_whenThePopulationDiffers_thenTheChangeRateDoesNot() {
-    StatsSettings d = StatsSettings.defaults();
-    StatsSettings tracker =
-        new StatsSettings(
-            d.windowSize(),
-            d.countedHashes(),
-            d.appliedOutcomes(),
-            d.rateWindow(),
-            d.priorInterval(),
-            new StatsSettings.RateModel(
-                StatsSettings.Estimator.TRACKER,
-                d.rateModel().itemMemory(),
-                d.rateModel().changeMemory(),
-                d.rateModel().priorMemory(),
-                d.rateModel().priorPseudoSources()));
+    StatsSettings tracker = StatsSettings.defaults().withEstimator(StatsSettings.Estimator.TRACKER);
     stop();
     start(tracker);
     double amongDead = newcomerAmong(10, 0, 5);
