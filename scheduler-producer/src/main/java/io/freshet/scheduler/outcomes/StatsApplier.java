@@ -1,7 +1,9 @@
 package io.freshet.scheduler.outcomes;
 
 import io.freshet.scheduler.schedule.NextDue;
+import io.freshet.scheduler.schedule.PushRules;
 import io.freshet.scheduler.schedule.ScheduleBatches;
+import io.freshet.scheduler.schedule.ScheduleRepository;
 import io.freshet.scheduler.schedule.ScheduleRow;
 import io.freshet.schemas.avro.SourceStats;
 import io.freshet.schemas.serde.PoisonRecordException;
@@ -30,7 +32,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * stored ones (redelivery, compaction replays) change nothing and the source is not rescheduled;
  * within a poll, a source's records count in order, each against the stats the one before left, so
  * its last record of the newest {@code updated_at} is the one stored. A source with a fetch in
- * flight keeps its due time (the outcome will schedule it); a pending fetch-now keeps it due now.
+ * flight keeps its due time (the outcome will schedule it); a pending fetch-now keeps it due now;
+ * while push is live a safety-net due time later than the cadence's stands ({@link
+ * PushRules#afterStats}).
  */
 @Component
 public class StatsApplier {
@@ -79,7 +83,9 @@ public class StatsApplier {
     tx.executeWithoutResult(
         status -> {
           Instant now = clock.instant();
-          Map<UUID, ScheduleRow> rows = schedule.lock(distinct);
+          Map<UUID, ScheduleRepository.Locked> locked = schedule.lockWithPush(distinct);
+          Map<UUID, ScheduleRow> rows = new HashMap<>();
+          locked.forEach((id, l) -> rows.put(id, l.row()));
           Map<UUID, Instant> stored = new HashMap<>();
           rows.values().forEach(r -> stored.put(r.id(), r.statsUpdatedAt()));
           Map<UUID, SourceStats> latest = new LinkedHashMap<>();
@@ -105,7 +111,13 @@ public class StatsApplier {
             if (reschedule) {
               after =
                   after.withNextDueAt(
-                      after.manualRequested() ? now : nextDue.recompute(after, now));
+                      after.manualRequested()
+                          ? now
+                          : PushRules.afterStats(
+                              after,
+                              locked.get(e.getKey()).push(),
+                              nextDue.recompute(after, now),
+                              now));
             }
             if (!after.equals(before)) {
               writes.add(new ScheduleBatches.StatsWrite(after, reschedule));

@@ -26,7 +26,8 @@ import java.util.Objects;
  * and none arrived since the previous fetch). The hub evidently does not tell us everything; the
  * next {@code subscription_live} (a renewal verified) makes push live again. A {@code
  * subscription_ended} from the receiver (denied, unsubscribed, expired) is the third way back
- * ({@link #afterEnded}).
+ * ({@link #afterEnded}). New stats recompute a row's due time from its cadence, never sooner than
+ * the safety net while push is live ({@link #afterStats}).
  */
 public final class PushRules {
 
@@ -143,6 +144,21 @@ public final class PushRules {
       return normalDue;
     }
     return row.nextDueAt();
+  }
+
+  /**
+   * The due time of a row whose stats changed: what its cadence says now ({@code normalDue}, {@link
+   * NextDue#recompute}), unless push is live and the row is due later — the safety net an outcome
+   * set stands, since while push is live a poll is only a safety net. New stats follow every fetch,
+   * so without this the stats' recomputation would undo every relaxed poll. A fetch-now pending is
+   * the caller's (due now).
+   */
+  public static Instant afterStats(
+      ScheduleRow row, PushState push, Instant normalDue, Instant now) {
+    if (live(push, now) && row.nextDueAt() != null && row.nextDueAt().isAfter(normalDue)) {
+      return row.nextDueAt();
+    }
+    return normalDue;
   }
 
   /**

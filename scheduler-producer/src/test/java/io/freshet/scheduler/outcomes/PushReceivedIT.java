@@ -37,6 +37,21 @@ class PushReceivedIT extends SchedulerItSupport {
   @Autowired MeterRegistry meters;
   @Autowired OutcomeApplier applier;
   @Autowired ScheduleRepository schedule;
+  @Autowired StatsApplier statsApplier;
+
+  private static io.freshet.schemas.avro.SourceStats stats(UUID id, Instant updatedAt) {
+    return io.freshet.schemas.avro.SourceStats.newBuilder()
+        .setSourceId(id.toString())
+        .setWindowFetches(10)
+        .setAvgSignalYield(1.0)
+        .setDominantSignalType(io.freshet.schemas.avro.SignalType.informative)
+        .setTypeCounts(java.util.Map.of("informative", 10L))
+        .setRecentPublishedAt(List.of(updatedAt.minus(Duration.ofMinutes(30))))
+        .setPublishIntervalAvg(Duration.ofMinutes(30).toMillis())
+        .setChangeRate(2.0)
+        .setUpdatedAt(updatedAt)
+        .build();
+  }
 
   private static final String HOURLY = "{\"cadence\":{\"mode\":\"interval\",\"every_minutes\":60}}";
 
@@ -216,6 +231,15 @@ class PushReceivedIT extends SchedulerItSupport {
         .isBefore(announced.getFinishedAt().plus(Duration.ofHours(24)).plusSeconds(125));
     assertThat(instantColumn(id, "push_live_until")).isEqualTo(leaseEnd);
     assertThat(counter("freshet.scheduler.push.polls.relaxed")).isEqualTo(relaxed + 1);
+    // The stats the fetch leads to (every fetch does) recompute the due time from the cadence,
+    // hourly here: the safety net stands while push is live.
+    Instant safetyDue = instantColumn(id, "next_due_at");
+    assertThat(instantColumn(id, "lease_until"))
+        .as("no claim in flight: stats reschedule")
+        .isNull();
+    assertThat(statsApplier.apply(stats(id, announced.getFinishedAt().plusSeconds(1)))).isTrue();
+    assertThat(instantColumn(id, "stats_updated_at")).isNotNull();
+    assertThat(instantColumn(id, "next_due_at")).isEqualTo(safetyDue);
 
     // The next (safety-net) poll finds an item no notification announced since the last fetch.
     jdbc.sql(

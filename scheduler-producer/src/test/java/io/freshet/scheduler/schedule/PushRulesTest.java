@@ -174,6 +174,25 @@ class PushRulesTest {
     assertThat(PushRules.afterEnded(leased, NOW, NOW)).isEqualTo(NOW.plusSeconds(120));
   }
 
+  @Test
+  void newStatsNeverBringASafetyNetPollForwardWhilePushIsLive() {
+    Instant safetyNet = FINISHED.plus(Duration.ofHours(24));
+    ScheduleRow relaxed = withDue(safetyNet, null);
+    Instant normal = NOW.plus(Duration.ofMinutes(30));
+    PushRules.PushState live = new PushRules.PushState(LEASE_END, null);
+
+    assertThat(PushRules.afterStats(relaxed, live, normal, NOW)).isEqualTo(safetyNet);
+    // A cadence later than the safety net is the cadence's, live or not.
+    Instant slow = NOW.plus(Duration.ofDays(3));
+    assertThat(PushRules.afterStats(relaxed, live, slow, NOW)).isEqualTo(slow);
+    // Without a live subscription, or once its lease ended, the stats' cadence decides.
+    assertThat(PushRules.afterStats(relaxed, PushRules.PushState.NONE, normal, NOW))
+        .isEqualTo(normal);
+    PushRules.PushState ended = new PushRules.PushState(NOW.minusSeconds(1), null);
+    assertThat(PushRules.afterStats(relaxed, ended, normal, NOW)).isEqualTo(normal);
+    assertThat(PushRules.afterStats(withDue(null, null), live, normal, NOW)).isEqualTo(normal);
+  }
+
   private static OutcomeRules.Apply apply() {
     return apply(CADENCE_DUE);
   }
