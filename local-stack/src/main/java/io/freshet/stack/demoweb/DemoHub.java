@@ -141,6 +141,7 @@ public final class DemoHub implements AutoCloseable {
           });
   private final SecureRandom random = new SecureRandom();
   private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> deliveredBySource = new ConcurrentHashMap<>();
   private volatile Duration grantedLease;
   private volatile boolean deliveriesPaused;
   private final Set<String> refusingRenewals = ConcurrentHashMap.newKeySet();
@@ -181,6 +182,15 @@ public final class DemoHub implements AutoCloseable {
     Map<String, Integer> out = new HashMap<>();
     counts.forEach((k, v) -> out.put(k, v.get()));
     return out;
+  }
+
+  /**
+   * Notifications of {@code source}'s timeline its subscribers accepted (a 2xx) so far; the test
+   * hooks' {@link #push} calls are not counted.
+   */
+  public int delivered(DemoSource source) {
+    AtomicInteger n = deliveredBySource.get(source.id());
+    return n == null ? 0 : n.get();
   }
 
   /** Verified subscriptions now. */
@@ -405,6 +415,11 @@ public final class DemoHub implements AutoCloseable {
     byte[] body = document.apply(s.source()).getBytes(StandardCharsets.UTF_8);
     try {
       int status = post(s.callback(), s.topic(), s.source(), body, "sha256", s.secret());
+      if (status / 100 == 2) {
+        deliveredBySource
+            .computeIfAbsent(s.source().id(), k -> new AtomicInteger())
+            .incrementAndGet();
+      }
       if (status == 410) {
         subscriptions.remove(s.callback() + " " + s.topic());
       }
