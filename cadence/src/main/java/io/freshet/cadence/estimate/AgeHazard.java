@@ -232,6 +232,34 @@ public final class AgeHazard {
     return new Snapshot(copy(observed), copy(expected), copy(multiplier), sqrtMean, updatedAt);
   }
 
+  /** Epoch second of the last evidence faded in, or {@link Long#MIN_VALUE} before any. */
+  public long updatedAt() {
+    return updatedAt;
+  }
+
+  /** Rows of the {@link Snapshot}'s arrays: the pool, then each stratum. */
+  public int rows() {
+    return strata;
+  }
+
+  /** Age bins of each row. */
+  public static int bins() {
+    return BINS;
+  }
+
+  /**
+   * Puts the {@link Snapshot}'s three arrays into {@code out} without copying them first: {@code
+   * observed}, {@code expected}, then {@code multiplier}, each row by row ({@link #rows} × {@link
+   * #bins} doubles each). A hot path's encoding; {@link #snapshot} is the general one.
+   */
+  public void putArrays(java.nio.DoubleBuffer out) {
+    for (double[][] a : new double[][][] {observed, expected, multiplier}) {
+      for (double[] row : a) {
+        out.put(row);
+      }
+    }
+  }
+
   /**
    * A hazard with {@code snapshot}'s state.
    *

@@ -150,4 +150,30 @@ class AgeHazardTest {
         .isThrownBy(() -> AgeHazard.restore(60 * 24, new double[0], h.snapshot()))
         .withMessageContaining("rows");
   }
+
+  @Test
+  void putArraysIsTheSnapshotsArraysInOrder() {
+    AgeHazard h = new AgeHazard(60 * 24, AgeHazard.RATE_STRATA);
+    long t = 1_767_225_600L;
+    for (int i = 0; i < 50; i++) {
+      h.observe(t + i * 3600L, 0.05, i % 5, 2.0, i % 4 == 0 ? 1 : 0, true);
+    }
+    h.refresh();
+    java.nio.DoubleBuffer out = java.nio.DoubleBuffer.allocate(3 * h.rows() * AgeHazard.bins());
+    h.putArrays(out);
+    AgeHazard.Snapshot s = h.snapshot();
+    java.util.List<Double> expected = new java.util.ArrayList<>();
+    for (double[][] a : new double[][][] {s.observed(), s.expected(), s.multiplier()}) {
+      for (double[] row : a) {
+        for (double v : row) {
+          expected.add(v);
+        }
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(out.position()).isEqualTo(expected.size());
+    org.assertj.core.api.Assertions.assertThat(out.array())
+        .containsExactly(expected.stream().mapToDouble(Double::doubleValue).toArray());
+    org.assertj.core.api.Assertions.assertThat(h.updatedAt()).isEqualTo(s.updatedAt());
+    org.assertj.core.api.Assertions.assertThat(h.rows()).isEqualTo(s.observed().length);
+  }
 }

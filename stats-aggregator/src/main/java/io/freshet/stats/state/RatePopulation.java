@@ -112,7 +112,9 @@ public final class RatePopulation {
     }
     SourceState.Read read = state.lastRead;
     state.lastRead = null;
-    RatePosterior posterior = updater.posterior(state);
+    RatePosterior posterior =
+        state.lastPosterior != null ? state.lastPosterior : updater.posterior(state);
+    state.lastPosterior = null;
     if (posterior.observations() == 0) {
       state.changeRate = -1;
       return;
@@ -204,17 +206,12 @@ public final class RatePopulation {
   /** The prior or hazard under {@code key}, as stored (bulk-copied doubles, big-endian). */
   public byte[] write(String key) {
     if (HAZARD_ITEMS.equals(key) || HAZARD_CHANGES.equals(key)) {
-      AgeHazard.Snapshot h = hazard(HAZARD_ITEMS.equals(key)).snapshot();
-      int rows = h.observed().length;
-      int bins = h.observed()[0].length;
-      ByteBuffer b = ByteBuffer.allocate(3 + 3 * rows * bins * 8 + 8 + 8 + 8);
-      b.put(FORMAT).put((byte) rows).put((byte) bins);
-      for (double[][] a : new double[][][] {h.observed(), h.expected(), h.multiplier()}) {
-        for (double[] row : a) {
-          b.asDoubleBuffer().put(row);
-          b.position(b.position() + row.length * 8);
-        }
-      }
+      AgeHazard h = hazard(HAZARD_ITEMS.equals(key));
+      int doubles = 3 * h.rows() * AgeHazard.bins();
+      ByteBuffer b = ByteBuffer.allocate(3 + doubles * 8 + 8 + 8 + 8);
+      b.put(FORMAT).put((byte) h.rows()).put((byte) AgeHazard.bins());
+      h.putArrays(b.asDoubleBuffer());
+      b.position(b.position() + doubles * 8);
       b.putDouble(h.sqrtMean()).putLong(h.updatedAt()).putLong(refreshedAt);
       return b.array();
     }

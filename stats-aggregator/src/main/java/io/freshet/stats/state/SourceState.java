@@ -78,6 +78,13 @@ public final class SourceState {
 
   Read lastRead;
 
+  /**
+   * The posterior the outcome just applied updated, so the population's learning of the same record
+   * does not restore it from {@link #posterior} again; null when the outcome did not touch it. Not
+   * persisted, and the same instance {@link #posterior} was snapshotted from.
+   */
+  io.freshet.cadence.estimate.RatePosterior lastPosterior;
+
   SourceState(RateTracker.Snapshot rate) {
     this.window = new ArrayDeque<>();
     this.recentPublished = new ArrayList<>();

@@ -73,6 +73,7 @@ public final class StatsUpdater {
     long at = Math.min(outcome.getFinishedAt().toEpochMilli(), clock.millis());
     state.updatedAt = Math.max(state.updatedAt, at);
     state.lastRead = null;
+    state.lastPosterior = null;
     switch (outcome.getStatus()) {
       case failed -> state.consecutiveMisses++;
       case not_modified -> {
@@ -179,6 +180,7 @@ public final class StatsUpdater {
     }
     state.rate = tracker.snapshot();
     state.posterior = posterior.snapshot();
+    state.lastPosterior = posterior;
   }
 
   private void learnNothingChanged(SourceState state, long at) {
@@ -190,6 +192,7 @@ public final class StatsUpdater {
     observeUndated(state, tracker, posterior, at / 1000, 0, false);
     state.rate = tracker.snapshot();
     state.posterior = posterior.snapshot();
+    state.lastPosterior = posterior;
   }
 
   /** A read without dated items: items counted if the source ever gave some, else a change bit. */
