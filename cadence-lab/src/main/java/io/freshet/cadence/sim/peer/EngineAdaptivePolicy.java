@@ -163,60 +163,65 @@ public final class EngineAdaptivePolicy implements SimPolicy {
   /**
    * What {@code adaptive} adds on top of the population model, for the lab's candidate variants.
    *
-   * @param pageRhythm pages get an hour-of-week profile too (from each changed interval)
-   * @param ceiling no interval above {@link StarvationCeiling}
+   * @param features what is added ({@link Feature}); none: {@code adaptive} as it is
    * @param kinds the per-source change models mixed into the rate ({@link KindMixture}); empty:
    *     none, the population hazard model alone
-   * @param tailCeiling no interval above {@link TailCeiling} (from the budget and the rates)
-   * @param burst a {@link BurstExcitation} per source on top of the rate (its branching ratio
-   *     learned from its own fetches, shrunk toward the population's)
    */
-  public record Variant(
-      boolean pageRhythm,
-      boolean ceiling,
-      java.util.Set<KindMixture.Kind> kinds,
-      boolean tailCeiling,
-      boolean burst,
-      boolean flat,
-      boolean declump,
-      boolean trust,
-      boolean ownBurst,
-      boolean clump,
-      boolean streamPrior,
-      boolean noShape) {
+  public record Variant(java.util.Set<Feature> features, java.util.Set<KindMixture.Kind> kinds) {
+
+    /** One addition to {@code adaptive}; a variant is a set of them. */
+    public enum Feature {
+      /** pages get an hour-of-week profile too (from each changed interval) */
+      PAGE_RHYTHM,
+      /** no interval above {@link StarvationCeiling} */
+      CEILING,
+      /** no interval above {@link TailCeiling} (from the budget and the rates) */
+      TAIL_CEILING,
+      /**
+       * a {@link BurstExcitation} per source on top of the rate (its branching ratio learned from
+       * its own fetches, shrunk toward the population's)
+       */
+      BURST,
+      /** no shape in time: no age hazard, no rhythm ({@link Variant#FLAT}) */
+      FLAT,
+      /** the shape learns from bursts, not items ({@link Variant#DECLUMP}) */
+      DECLUMP,
+      /** the shape trusted per source as far as it predicted ({@link Variant#TRUST}) */
+      TRUST,
+      /** the burst reaction shrunk toward 0, not the population's ({@link Variant#OWN_BURST}) */
+      OWN_BURST,
+      /** a compound feed rate: clumps times their mean size ({@link Variant#CLUMP}) */
+      CLUMP,
+      /** the prior learned online from each fetch ({@link Variant#STREAM}) */
+      STREAM_PRIOR,
+      /** the hazard in the rate, no shape ({@link Variant#NO_SHAPE}) */
+      NO_SHAPE
+    }
 
     public Variant {
+      features =
+          features.isEmpty()
+              ? java.util.Set.of()
+              : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(features));
       kinds = java.util.Set.copyOf(kinds);
     }
 
     /** {@code adaptive} as it is: nothing added. */
     public static final Variant ADAPTIVE =
-        new Variant(
-            false,
-            false,
-            java.util.Set.of(),
-            false,
-            false,
-            false,
-            false,
-            false,
-            false,
-            false,
-            false,
-            false);
+        new Variant(java.util.EnumSet.noneOf(Feature.class), java.util.Set.of());
 
     /**
      * {@code adaptive_burst}: {@code adaptive} whose rate is raised by each source's own learned
      * self-excitation after a fetch finds changes ({@link BurstExcitation}).
      */
-    public static final Variant BURST = ADAPTIVE.withBurst();
+    public static final Variant BURST = ADAPTIVE.with(Feature.BURST);
 
     /**
      * {@code adaptive_flat} (a diagnostic): {@code adaptive}'s rate estimate without its shape in
      * time — no age hazard, no rhythm: every source fetched evenly at the square-root rule's rate
      * of its posterior mean.
      */
-    public static final Variant FLAT = ADAPTIVE.withFlat();
+    public static final Variant FLAT = ADAPTIVE.with(Feature.FLAT);
 
     /**
      * {@code adaptive_declump}: {@code adaptive} whose shape in time learns from bursts, not items:
@@ -224,7 +229,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      * once as a change of the age hazard (a dump of a hundred items is one event of the rhythm and
      * of the hazard, not a hundred), while the rate estimate still counts every item.
      */
-    public static final Variant DECLUMP = ADAPTIVE.withDeclump();
+    public static final Variant DECLUMP = ADAPTIVE.with(Feature.DECLUMP);
 
     /**
      * {@code adaptive_trust}: {@code adaptive} whose shape in time (age hazard × rhythm) is trusted
@@ -234,7 +239,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      * mixture's, so a source whose changes come where the shape does not expect them is fetched
      * more evenly.
      */
-    public static final Variant TRUST = ADAPTIVE.withTrust();
+    public static final Variant TRUST = ADAPTIVE.with(Feature.TRUST);
 
     /**
      * {@code adaptive_burst_own}: {@link #BURST} whose reaction fires only on the source's own
@@ -243,7 +248,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      * again soon (on a population with a few dumping feeds, the population's α otherwise spends
      * reaction fetches on every source).
      */
-    public static final Variant OWN_BURST = BURST.withOwnBurst();
+    public static final Variant OWN_BURST = BURST.with(Feature.OWN_BURST);
 
     /**
      * {@code adaptive_clump}: {@code adaptive} whose feed rate is compound: the rate posterior
@@ -251,7 +256,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      * source's mean clump size shrunk toward the population's ({@link ClumpSize}), so a source that
      * dumps is not taken for dead in the silence between its dumps. Pages are unchanged.
      */
-    public static final Variant CLUMP = ADAPTIVE.withClump();
+    public static final Variant CLUMP = ADAPTIVE.with(Feature.CLUMP);
 
     /**
      * {@code adaptive_stream}: the estimator production runs (the stats-aggregator's {@code
@@ -260,24 +265,24 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      * daily EM pass over every source, times the age hazard, each source's rate refreshed at its
      * own fetches only; no shape (the scheduler places fetches evenly at the rate).
      */
-    public static final Variant STREAM = ADAPTIVE.withStreamPrior().withNoShape();
+    public static final Variant STREAM = ADAPTIVE.with(Feature.STREAM_PRIOR).with(Feature.NO_SHAPE);
 
     /**
      * {@code adaptive_stream_flat}: {@link #STREAM} without the age hazard (ADR 0019's first step).
      */
-    public static final Variant STREAM_FLAT = FLAT.withStreamPrior();
+    public static final Variant STREAM_FLAT = FLAT.with(Feature.STREAM_PRIOR);
 
     /** {@code adaptive_noshape}: {@code adaptive} with the age hazard in the rate, no shape. */
-    public static final Variant NO_SHAPE = ADAPTIVE.withNoShape();
+    public static final Variant NO_SHAPE = ADAPTIVE.with(Feature.NO_SHAPE);
 
     /** {@code adaptive_ceiling}: {@code adaptive} with the {@link StarvationCeiling} alone. */
-    public static final Variant CEILING = ADAPTIVE.withCeiling();
+    public static final Variant CEILING = ADAPTIVE.with(Feature.CEILING);
 
     /** {@code adaptive_bounded}: {@code adaptive} with the {@link TailCeiling}. */
-    public static final Variant BOUNDED = ADAPTIVE.withTailCeiling();
+    public static final Variant BOUNDED = ADAPTIVE.with(Feature.TAIL_CEILING);
 
     /** {@code adaptive_rhythm}: a rhythm for pages and the starvation ceiling. */
-    public static final Variant RHYTHM = ADAPTIVE.withPageRhythm().withCeiling();
+    public static final Variant RHYTHM = ADAPTIVE.with(Feature.PAGE_RHYTHM).with(Feature.CEILING);
 
     /**
      * {@code adaptive_mixture}: per source, the hazard, rhythm (pages too) and bursty models mixed
@@ -285,204 +290,28 @@ public final class EngineAdaptivePolicy implements SimPolicy {
      */
     public static final Variant MIXTURE =
         ADAPTIVE
-            .withPageRhythm()
+            .with(Feature.PAGE_RHYTHM)
             .withKinds(KindMixture.Kind.HAZARD, KindMixture.Kind.RHYTHM, KindMixture.Kind.BURSTY)
-            .withTailCeiling();
+            .with(Feature.TAIL_CEILING);
 
     /** {@code adaptive_kinds}: {@link #RHYTHM} and the hazard / bursty mixture per source. */
     public static final Variant KINDS =
         RHYTHM.withKinds(KindMixture.Kind.HAZARD, KindMixture.Kind.BURSTY);
 
-    Variant withPageRhythm() {
-      return new Variant(
-          true,
-          ceiling,
-          kinds,
-          tailCeiling,
-          burst,
-          flat,
-          declump,
-          trust,
-          ownBurst,
-          clump,
-          streamPrior,
-          noShape);
+    /** Whether {@code feature} is added. */
+    public boolean has(Feature feature) {
+      return features.contains(feature);
     }
 
-    Variant withCeiling() {
-      return new Variant(
-          pageRhythm,
-          true,
-          kinds,
-          tailCeiling,
-          burst,
-          flat,
-          declump,
-          trust,
-          ownBurst,
-          clump,
-          streamPrior,
-          noShape);
+    /** This variant with {@code feature} added. */
+    Variant with(Feature feature) {
+      java.util.EnumSet<Feature> added = java.util.EnumSet.of(feature);
+      added.addAll(features);
+      return new Variant(added, kinds);
     }
 
     Variant withKinds(KindMixture.Kind... mixed) {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          java.util.Set.of(mixed),
-          tailCeiling,
-          burst,
-          flat,
-          declump,
-          trust,
-          ownBurst,
-          clump,
-          streamPrior,
-          noShape);
-    }
-
-    Variant withTailCeiling() {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          kinds,
-          true,
-          burst,
-          flat,
-          declump,
-          trust,
-          ownBurst,
-          clump,
-          streamPrior,
-          noShape);
-    }
-
-    Variant withBurst() {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          kinds,
-          tailCeiling,
-          true,
-          flat,
-          declump,
-          trust,
-          ownBurst,
-          clump,
-          streamPrior,
-          noShape);
-    }
-
-    Variant withFlat() {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          kinds,
-          tailCeiling,
-          burst,
-          true,
-          declump,
-          trust,
-          ownBurst,
-          clump,
-          streamPrior,
-          noShape);
-    }
-
-    Variant withDeclump() {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          kinds,
-          tailCeiling,
-          burst,
-          flat,
-          true,
-          trust,
-          ownBurst,
-          clump,
-          streamPrior,
-          noShape);
-    }
-
-    Variant withTrust() {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          kinds,
-          tailCeiling,
-          burst,
-          flat,
-          declump,
-          true,
-          ownBurst,
-          clump,
-          streamPrior,
-          noShape);
-    }
-
-    Variant withOwnBurst() {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          kinds,
-          tailCeiling,
-          burst,
-          flat,
-          declump,
-          trust,
-          true,
-          clump,
-          streamPrior,
-          noShape);
-    }
-
-    Variant withStreamPrior() {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          kinds,
-          tailCeiling,
-          burst,
-          flat,
-          declump,
-          trust,
-          ownBurst,
-          clump,
-          true,
-          noShape);
-    }
-
-    Variant withNoShape() {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          kinds,
-          tailCeiling,
-          burst,
-          flat,
-          declump,
-          trust,
-          ownBurst,
-          clump,
-          streamPrior,
-          true);
-    }
-
-    Variant withClump() {
-      return new Variant(
-          pageRhythm,
-          ceiling,
-          kinds,
-          tailCeiling,
-          burst,
-          flat,
-          declump,
-          trust,
-          ownBurst,
-          true,
-          streamPrior,
-          noShape);
+      return new Variant(features, java.util.Set.of(mixed));
     }
   }
 
@@ -525,7 +354,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     this.baseSpec = spec;
     this.variant = variant;
     this.streamPrior =
-        variant.streamPrior()
+        variant.has(Variant.Feature.STREAM_PRIOR)
             ? new StreamingPrior(
                 RateGrid.STANDARD,
                 1.0 / (category.base().toSeconds() / 3600.0),
@@ -560,7 +389,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
         new HourOfWeekProfile(
             (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
     if (estimator == Estimator.POPULATION
-        && (setup.mode() == ObserveMode.FEED || variant.pageRhythm())) {
+        && (setup.mode() == ObserveMode.FEED || variant.has(Variant.Feature.PAGE_RHYTHM))) {
       double memory = (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24;
       for (int s = 0; s < n; s++) {
         rhythms[s] = new HourOfWeekProfile(memory);
@@ -575,15 +404,15 @@ public final class EngineAdaptivePolicy implements SimPolicy {
                 RateGrid.STANDARD,
                 (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
         rateNow[s] = this.prior.mean();
-        if (variant.clump() && setup.mode() == ObserveMode.FEED) {
+        if (variant.has(Variant.Feature.CLUMP) && setup.mode() == ObserveMode.FEED) {
           clumpSizes[s] = new ClumpSize(MEMORY_DAYS * 24);
         }
-        if (variant.burst()) {
+        if (variant.has(Variant.Feature.BURST)) {
           bursts[s] =
               new BurstExcitation(
                   (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
         }
-        if (variant.trust()) {
+        if (variant.has(Variant.Feature.TRUST)) {
           trusts[s] =
               new KindMixture(
                   (setup.mode() == ObserveMode.PAGE ? PAGE_MEMORY_DAYS : MEMORY_DAYS) * 24);
@@ -637,7 +466,9 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     }
     Instant now = Instant.ofEpochSecond(obs.now());
     SourceSnapshot snapshot = snapshot(s, obs.now());
-    if (estimator == Estimator.POPULATION && !variant.flat() && !variant.noShape()) {
+    if (estimator == Estimator.POPULATION
+        && !variant.has(Variant.Feature.FLAT)
+        && !variant.has(Variant.Feature.NO_SHAPE)) {
       snapshot = snapshot.toBuilder().rateShape(shape(s, obs.now())).build();
     }
     Instant next = engine.nextDueAt(spec, snapshot, Outcome.success(now), now, plan);
@@ -660,7 +491,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
               : null;
     }
     spec = baseSpec;
-    if (estimator == Estimator.POPULATION && variant.ceiling()) {
+    if (estimator == Estimator.POPULATION && variant.has(Variant.Feature.CEILING)) {
       // no source is starved: never slower than a few even shares of the budget
       spec =
           withMax(
@@ -670,13 +501,13 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     if (estimator == Estimator.POPULATION
         && streamPrior == null
         && ++plans % PRIOR_EVERY_PLANS == 1) {
-      if (variant.burst()) {
+      if (variant.has(Variant.Feature.BURST)) {
         for (BurstExcitation b : bursts) {
           burstPrior.accumulate(b);
         }
         burstPrior.commit();
       }
-      if (variant.trust()) {
+      if (variant.has(Variant.Feature.TRUST)) {
         for (double[] w : trustWeights) {
           trustPrior.accumulate(w);
         }
@@ -699,7 +530,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
         prior.accumulate(scratch);
       }
       prior.commit();
-      if (variant.clump()) {
+      if (variant.has(Variant.Feature.CLUMP)) {
         for (ClumpSize c : clumpSizes) {
           if (c != null) {
             clumpPrior.accumulate(c);
@@ -716,7 +547,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     for (int s = 0; s < rates.length; s++) {
       demands.add(engine.demand(spec, snapshot(s, now), at));
     }
-    if (estimator == Estimator.POPULATION && variant.tailCeiling()) {
+    if (estimator == Estimator.POPULATION && variant.has(Variant.Feature.TAIL_CEILING)) {
       // the tail: no interval above what keeps the expected share of changes waiting longer than
       // the even-split interval at TailCeiling.TAIL_SHARE. The intervals it reads are at the
       // plan's price, which the ceiling itself raises (its fetches come from the others): a few
@@ -969,7 +800,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     long hour = Long.MIN_VALUE;
     for (int i = obs.bootstrap() ? 0 : obs.firstNewListed(); i < listed; i++) {
       long t = obs.listedTime(i);
-      if (variant.declump()) {
+      if (variant.has(Variant.Feature.DECLUMP)) {
         // one event an hour: the items of a dump say when the source publishes once, not n times
         if (Math.floorDiv(t, 3600L) == hour) {
           continue;
@@ -1010,7 +841,7 @@ public final class EngineAdaptivePolicy implements SimPolicy {
     long cursor = obs.previous();
     for (int i = obs.firstNewListed(); i < listed; i++) {
       long t = Math.max(cursor, obs.listedTime(i));
-      if (variant.declump()
+      if (variant.has(Variant.Feature.DECLUMP)
           && i > obs.firstNewListed()
           && Math.floorDiv(t, 3600L) == Math.floorDiv(lastChange[s], 3600L)) {
         // the rest of a dump: one change of the hazard's, not one per item
@@ -1159,14 +990,15 @@ public final class EngineAdaptivePolicy implements SimPolicy {
 
   private Double changeRate0(int s, long now) {
     if (bursts[s] != null) {
-      return changeRate1(s, now) + bursts[s].rate(now, variant.ownBurst() ? 0 : burstPrior.alpha());
+      return changeRate1(s, now)
+          + bursts[s].rate(now, variant.has(Variant.Feature.OWN_BURST) ? 0 : burstPrior.alpha());
     }
     return changeRate1(s, now);
   }
 
   private Double changeRate1(int s, long now) {
     if (estimator == Estimator.POPULATION) {
-      if (lastChange[s] != Long.MIN_VALUE && !variant.flat()) {
+      if (lastChange[s] != Long.MIN_VALUE && !variant.has(Variant.Feature.FLAT)) {
         // the current rate: the mean times the hazard of the source's rate stratum at its age, so
         // the budget plan spends by it (the shape then moves fetches relative to it)
         double age = Math.max(0, now - lastChange[s]) / 3600.0;
