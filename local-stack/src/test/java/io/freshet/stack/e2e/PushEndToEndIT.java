@@ -31,9 +31,10 @@ import org.junit.jupiter.api.Test;
  * subscribes through it, the scheduler (on the demo web's clock, as {@code ./freshet up} runs it)
  * turns each notification into a fetch and polls a source with a live subscription only as a safety
  * net. Over a window of the replay, items published on the pushed feeds are stored exactly once
- * (the reconciliation against the demo web's ground truth is printed) while the worker fetches
- * those feeds far less often per new item than the polled feeds of the same kinds; the
- * publish-to-served delay of each group is printed too.
+ * (the reconciliation against the demo web's ground truth is printed) while the scheduler polls
+ * those feeds — their fetches beyond the notifications the hub delivered — less often than the
+ * polled feeds of the same kinds; fetches per new item and the publish-to-served delay of each
+ * group are printed too.
  */
 class PushEndToEndIT {
 
