@@ -334,8 +334,9 @@ public final class DemoHub implements AutoCloseable {
       if (mode.equals("subscribe")
           && (variant == Variant.LAPSES || refusingRenewals.contains(source.id()))) {
         // A renewal: the lease still runs for more than a second. A subscriber that saw its
-        // lease end subscribes again at once, a few milliseconds before this hub's own end of it
-        // (the hub counts from after the verification): that is a new subscription.
+        // lease end subscribes again at once: that is a new subscription. The hub's lease counts
+        // from when it sent the verification, so it never ends after the subscriber's (which
+        // counts from receiving it) however slow the round trip on a loaded machine.
         Subscription running = subscriptions.get(key);
         if (running != null && running.leaseEnd().isAfter(clock.wallNow().plusSeconds(1))) {
           count("renewals.refused");
@@ -355,6 +356,7 @@ public final class DemoHub implements AutoCloseable {
       if (mode.equals("subscribe")) {
         query.put("hub.lease_seconds", Long.toString(leaseGiven));
       }
+      Instant sentAt = clock.wallNow();
       HttpResponse<String> answer = get(callback, query);
       boolean confirmed = answer.statusCode() / 100 == 2 && challenge.equals(answer.body());
       count("verifications." + mode + (confirmed ? ".confirmed" : ".refused"));
@@ -371,7 +373,7 @@ public final class DemoHub implements AutoCloseable {
       subscriptions.put(
           key,
           new Subscription(
-              source, topic, callback, signingKey, clock.wallNow().plusSeconds(leaseGiven), seen));
+              source, topic, callback, signingKey, sentAt.plusSeconds(leaseGiven), seen));
     } catch (IOException e) {
       count("verifications.failed");
     } catch (InterruptedException e) {
