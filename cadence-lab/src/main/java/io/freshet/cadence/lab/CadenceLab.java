@@ -326,7 +326,8 @@ public final class CadenceLab implements Callable<Integer> {
         converter = PositiveInt.class,
         description =
             "run the comparison on N windows, each moved back by --shift-days, and print the"
-                + " spread (default: ${DEFAULT-VALUE})")
+                + " spread: min, median, max, mean and its standard error (default:"
+                + " ${DEFAULT-VALUE})")
     int shifts;
 
     @Option(
@@ -334,7 +335,9 @@ public final class CadenceLab implements Callable<Integer> {
         paramLabel = "D",
         defaultValue = "7",
         converter = PositiveDouble.class,
-        description = "days between the windows of --shifts (default: ${DEFAULT-VALUE})")
+        description =
+            "days between the windows of --shifts; a fraction moves the start within a day, e.g."
+                + " 0.125 = 3 h for the phase of the fetches (default: ${DEFAULT-VALUE})")
     double shiftDays;
 
     @Option(

@@ -18,8 +18,13 @@ import java.util.function.Function;
  * fetch count with the phase of its fetches; a single window's ratio then says little about the
  * next one. Reporting the spread over shifted windows says it.
  *
+ * <p>Windows a few hours apart ({@code --shift-days 0.125}: eight starts over a day) measure the
+ * same thing for the phase of the fetches: on a trace where a few dumps hold most of the items, the
+ * figure of one start is one draw, and the mean over starts with its standard error is what a
+ * policy is expected to do.
+ *
  * <p>Pure: the runs are made by the caller; this class lays them out and summarises them (minimum,
- * median, maximum of every ratio over the windows).
+ * median, maximum, mean and the mean's standard error of every ratio over the windows).
  */
 public final class WindowSpread {
 
@@ -93,7 +98,7 @@ public final class WindowSpread {
   /**
    * Prints one row per window — its start, the oracle's mean delay, every other policy's mean delay
    * divided by the oracle's, the best peer and {@code adaptive} divided by it — then the minimum,
-   * median and maximum of each ratio over the windows.
+   * median, maximum, mean and standard error of the mean of each ratio over the windows.
    */
   public static void print(List<Shift> shifts, PrintStream out) {
     Set<String> names = new LinkedHashSet<>();
@@ -138,6 +143,25 @@ public final class WindowSpread {
     summary(out, "min", columns, ratios, v -> Arrays.stream(v).filter(Double::isFinite).min());
     summary(out, "median", columns, ratios, v -> finite(median(v)));
     summary(out, "max", columns, ratios, v -> Arrays.stream(v).filter(Double::isFinite).max());
+    summary(out, "mean", columns, ratios, v -> Arrays.stream(v).filter(Double::isFinite).average());
+    summary(out, "se", columns, ratios, v -> finite(standardError(v)));
+  }
+
+  /**
+   * The standard error of the mean of the finite values: their sample standard deviation over √n;
+   * NaN for fewer than two.
+   */
+  public static double standardError(double[] values) {
+    double[] v = Arrays.stream(values).filter(Double::isFinite).toArray();
+    if (v.length < 2) {
+      return Double.NaN;
+    }
+    double mean = Arrays.stream(v).average().orElseThrow();
+    double squares = 0;
+    for (double x : v) {
+      squares += (x - mean) * (x - mean);
+    }
+    return Math.sqrt(squares / (v.length - 1) / v.length);
   }
 
   private static OptionalDouble finite(double v) {

@@ -50,7 +50,7 @@ class WindowSpreadTest {
   }
 
   @Test
-  void printsARowPerWindowThenMinMedianAndMaxOfEveryRatio() {
+  void printsARowPerWindowThenMinMedianMaxMeanAndStandardErrorOfEveryRatio() {
     List<WindowSpread.Shift> shifts =
         List.of(
             shift(0, 2.0, 1.0, 4.0),
@@ -84,6 +84,19 @@ class WindowSpreadTest {
     assertThat(rows.get(5)).containsExactly("min", "0.500", "2.000", "2.000", "1.000", "0.250");
     assertThat(rows.get(6)).containsExactly("median", "1.500", "2.000", "2.000", "1.000", "1.500");
     assertThat(rows.get(7)).containsExactly("max", "1.500", "2.000", "4.000", "2.000", "1.500");
+    // commafeed ÷ oracle 4, 2, 2; commafeed_tuned 2, 1, 1; se = sample sd ÷ √3
+    assertThat(rows.get(8)).containsExactly("mean", "1.167", "2.000", "2.667", "1.333", "1.083");
+    assertThat(rows.get(9)).containsExactly("se", "0.333", "0.000", "0.667", "0.333", "0.417");
+    assertThat(rows).hasSize(10);
+  }
+
+  @Test
+  void theStandardErrorIsTheSampleDeviationOverRootNAndNeedsTwoValues() {
+    // deviations −1, 0, 1 from 2: sample variance 1, se 1/√3
+    assertThat(WindowSpread.standardError(new double[] {1, 2, 3, Double.NaN}))
+        .isCloseTo(1 / Math.sqrt(3), within(1e-12));
+    assertThat(WindowSpread.standardError(new double[] {5})).isNaN();
+    assertThat(WindowSpread.standardError(new double[] {4, 4})).isZero();
   }
 
   @Test
