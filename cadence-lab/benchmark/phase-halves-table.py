@@ -33,12 +33,13 @@ for fam, budgets in cells:
             for r in csv.DictReader(open(fn)):
                 w[r['window_from']][r['policy']] = (float(r['mean_delay_h']), float(r['p95_delay_h']))
             out = []
+            fixed = [x['fixed'][0] / x['oracle'][0] for x in w.values()]
             for p in pols:
                 ratio = [x[p][0] / x['oracle'][0] for x in w.values()]
                 tail = [x[p][1] / x['fixed'][1] for x in w.values()]
                 m, se = mean_se(ratio)
                 t = sum(tail) / len(tail)
-                diff_m, diff_se = mean_se([x[p][0] / x['oracle'][0] - x['fixed'][0] / x['oracle'][0] for x in w.values()])
+                diff_m, diff_se = mean_se([r - f for r, f in zip(ratio, fixed)])
                 marks = []
                 if p != 'fixed':
                     if abs(diff_m) < 2 * diff_se:

@@ -6,7 +6,7 @@
 # window's reports. Table: `python3 cadence-lab/benchmark/phase-halves-table.py DIR`.
 # Run from the repository root after `./mvnw -o -q -pl cadence-lab -am package -DskipTests`.
 # Pages are left out (921 sources: a start moves their figures little, and each run takes ~30 s).
-# Usage: phase-halves.sh DIR [POLICIES]   (about 15 min of CPU on the 2-core machine)
+# Usage: phase-halves.sh DIR [POLICIES]   (measured: 17.5 min wall, 21 min CPU on the 2-core machine)
 set -euo pipefail
 DIR=$1
 P=${2:-oracle,adaptive,adaptive_bounded,adaptive_mixture,fixed}
